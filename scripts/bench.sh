@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# `npm run bench`: services up, build, then the benchmark scenarios against a database of their own.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bash scripts/services.sh up
+export MONGODB_URI="${MONGODB_URI:-mongodb://127.0.0.1:27017/marketplace}_bench"
+export MONGODB_URI="${MONGODB_URI%/*}/marketplace_bench"
+npx nest build
+node scripts/bench/index.js "$@"

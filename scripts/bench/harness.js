@@ -1,0 +1,102 @@
+// Benchmark harness: starts the built server (dist/main.js) on the local services, runs scenarios
+// with autocannon (fixed duration and connections) and prints requests/s, latency percentiles and the
+// server's peak RSS (VmHWM). Feature scenarios live beside this file and are listed in index.js.
+const { spawn, execFileSync } = require('node:child_process');
+const { readFileSync } = require('node:fs');
+const autocannon = require('autocannon');
+
+const PORT = Number(process.env.BENCH_PORT || 3990);
+const BASE = `http://127.0.0.1:${PORT}`;
+
+function rssMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name) => Number((status.match(new RegExp(`${name}:\\s+(\\d+)`)) || [0, 0])[1]);
+  return { current: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+async function startServer(env = {}) {
+  const child = spawn('node', ['dist/main.js'], {
+    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 150; i++) {
+    try {
+      if ((await fetch(`${BASE}/health`)).ok) return child;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill();
+  throw new Error('server did not start');
+}
+
+function cli(...args) {
+  return JSON.parse(execFileSync('node', ['dist/cli/main.js', ...args], { env: process.env, encoding: 'utf8' }));
+}
+
+async function json(method, path, body, token) {
+  const res = await fetch(BASE + path, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { 'x-access-token': token } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** A fresh shop with a shop token and a merchant token. */
+async function benchShop(prefix = 'bench') {
+  const domain = `${prefix}-${Date.now().toString(36)}.myshopify.com`;
+  const shop = cli('shop:create', '--domain', domain);
+  const { token } = await json('POST', '/v1/authenticate', { apiKey: shop.apiKey, shopDomain: domain });
+  const mk = cli('merchant-key:create', '--domain', domain);
+  const merchant = await json('POST', '/authenticate', { apiKey: mk.key });
+  return { ...shop, token, merchantToken: merchant.data.token };
+}
+
+/** Runs autocannon against one request shape; returns figures and whether every response had the expected status. */
+async function load(name, opts, pid) {
+  const duration = Number(process.env.BENCH_DURATION || opts.duration || 10);
+  const connections = Number(process.env.BENCH_CONNECTIONS || opts.connections || 20);
+  let bad = 0;
+  const result = await autocannon({
+    url: BASE + opts.path,
+    method: opts.method || 'GET',
+    headers: { 'content-type': 'application/json', ...(opts.headers || {}) },
+    body: opts.body,
+    duration,
+    connections,
+    amount: opts.amount,
+    requests: opts.requests,
+    expectBody: undefined,
+  });
+  bad = result.non2xx + result.errors + result.timeouts;
+  const row = {
+    scenario: name,
+    'req/s': Math.round(result.requests.average),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    max_ms: result.latency.max,
+    requests: result.requests.total,
+    non2xx_or_errors: bad,
+    peak_rss_mb: Math.round(rssMb(pid).peak),
+  };
+  return row;
+}
+
+/** Latency of sequential calls of an async function (for heavier, non-HTTP-loop measurements). */
+async function timeSequential(n, fn) {
+  const samples = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = process.hrtime.bigint();
+    await fn(i);
+    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  samples.sort((a, b) => a - b);
+  const pct = (p) => samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))];
+  return { n, p50_ms: +pct(50).toFixed(1), p99_ms: +pct(99).toFixed(1), max_ms: +samples[samples.length - 1].toFixed(1) };
+}
+
+module.exports = { BASE, PORT, startServer, rssMb, cli, json, benchShop, load, timeSequential };

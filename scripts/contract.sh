@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Contract run: the built server against the test services, probed by Schemathesis with both
+# OpenAPI documents. Fails on any 5xx, undocumented status, wrong content type or a response that
+# does not match its documented schema. Expects scripts/services.sh up and `nest build` done.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+SCHEMATHESIS_VERSION=4.32.5
+VENV=.data/venv
+if [[ ! -x $VENV/bin/st ]] || ! "$VENV/bin/st" --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; then
+  echo "[contract] installing schemathesis $SCHEMATHESIS_VERSION into $VENV"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+fi
+
+export MONGODB_URI=${MONGODB_URI:-mongodb://127.0.0.1:27017/marketplace_contract}
+export PORT=${CONTRACT_PORT:-$((20000 + RANDOM % 20000))}
+export HOST=127.0.0.1 LOG_LEVEL=${CONTRACT_LOG_LEVEL:-warn}
+BASE=http://127.0.0.1:$PORT
+mkdir -p .data/reports
+node dist/main.js >.data/reports/contract-server.log 2>&1 &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true' EXIT
+
+for _ in $(seq 1 100); do
+  curl -fs "$BASE/health" >/dev/null 2>&1 && break
+  kill -0 $SERVER 2>/dev/null || { cat .data/reports/contract-server.log; echo "[contract] server exited"; exit 1; }
+  sleep 0.2
+done
+
+json() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=process.argv[1].split(".").reduce((o,k)=>o[k],JSON.parse(s));console.log(v)})' "$1"; }
+
+DOMAIN="contract-$RANDOM$RANDOM.myshopify.com"
+SHOP_JSON=$(node dist/cli/main.js shop:create --domain "$DOMAIN")
+API_KEY=$(echo "$SHOP_JSON" | json apiKey)
+MK_JSON=$(node dist/cli/main.js merchant-key:create --domain "$DOMAIN" --name contract)
+MERCHANT_KEY=$(echo "$MK_JSON" | json key)
+SHOP_TOKEN=$(curl -fs -X POST "$BASE/v1/authenticate" -H 'content-type: application/json' \
+  -d "{\"apiKey\":\"$API_KEY\",\"shopDomain\":\"$DOMAIN\"}" | json token)
+MERCHANT_TOKEN=$(curl -fs -X POST "$BASE/authenticate" -H 'content-type: application/json' \
+  -d "{\"apiKey\":\"$MERCHANT_KEY\"}" | json data.token)
+
+CHECKS=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance
+run() { # name document token
+  echo "[contract] $1: $2"
+  "$VENV/bin/st" run "$2" --url "$BASE" -H "x-access-token: $3" --checks "$CHECKS" \
+    --max-examples "${CONTRACT_MAX_EXAMPLES:-25}" --phases examples,coverage,fuzzing --seed 1 \
+    --report junit --report-junit-path ".data/reports/contract-$1.xml" --warnings off --no-shrink
+}
+status=0
+run v1-shop-token openapi/v1.json "$SHOP_TOKEN" || status=1
+run v2-merchant-token openapi/v2.json "$MERCHANT_TOKEN" || status=1
+run v2-shop-token openapi/v2.json "$SHOP_TOKEN" || status=1
+if grep -q '"level":50' .data/reports/contract-server.log; then
+  echo "[contract] the server logged errors during the run:"; grep '"level":50' .data/reports/contract-server.log | head -5
+  status=1
+fi
+exit $status

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The whole suite (README command 2, and what .ci/run calls): services, build, lint, unit tests,
+# e2e tests over HTTP against the real MongoDB-compatible server and Redis, the OpenAPI freshness
+# check and the Schemathesis contract run. Each run uses its own database and queue prefix.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+bash scripts/services.sh up
+
+RUN_ID=$(date +%s)_$$
+export MONGODB_BASE=${MONGODB_URI:-mongodb://127.0.0.1:27017/marketplace}
+export MONGODB_URI="${MONGODB_BASE%/*}/marketplace_test_${RUN_ID}"
+export QUEUE_PREFIX="mp-test-${RUN_ID}"
+mkdir -p .data/reports
+
+cleanup() {
+  node scripts/drop-database.js "$MONGODB_URI" >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+echo "== build"
+npx nest build
+echo "== lint"
+npx eslint "{src,test}/**/*.ts"
+echo "== unit tests"
+npx jest --selectProjects unit --json --outputFile=.data/reports/unit.json
+echo "== e2e tests (database ${MONGODB_URI##*/})"
+npx jest --selectProjects e2e --maxWorkers=2 --json --outputFile=.data/reports/e2e.json
+echo "== OpenAPI documents are current"
+node dist/docs/openapi.js check
+echo "== contract run (Schemathesis)"
+bash scripts/contract.sh
+
+node -e '
+const r = ["unit", "e2e"].map((n) => require("./.data/reports/" + n + ".json"));
+const passed = r.reduce((s, x) => s + x.numPassedTests, 0);
+const failed = r.reduce((s, x) => s + x.numFailedTests, 0);
+console.log(`tests: ${passed} passed, ${failed} failed`);
+'

@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Logger as PinoLogger } from 'pino';
+import { AllExceptionsFilter } from './common/errors';
+import { createValidationPipe } from './common/http/validation';
+import { createLogger } from './common/logging/logger';
+import { setupSwagger } from './docs/swagger';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function createLoggerFromEnv(): PinoLogger {
+  return createLogger(process.env.LOG_LEVEL || 'info');
+}
+
+/** Fastify with our body limit, request ids (honouring a sane `x-request-id`) and the JSON logger. */
+export function createAdapter(logger: PinoLogger): FastifyAdapter {
+  return new FastifyAdapter({
+    loggerInstance: logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestIdHeader: false,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
+    },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+}
+
+/** Everything that makes an app instance behave like production; shared by main, tests and the OpenAPI export. */
+export async function configureApp(app: NestFastifyApplication): Promise<NestFastifyApplication> {
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new AllExceptionsFilter());
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onSend', async (req, reply) => {
+    void reply.header('x-request-id', req.id);
+  });
+  app.enableShutdownHooks();
+  setupSwagger(app);
+  await app.init();
+  return app;
+}

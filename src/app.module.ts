@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from './auth/auth.module';
+import { CommonModule } from './common/common.module';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { MerchantKeysModule } from './merchant-keys/merchant-keys.module';
+import { QueuesModule } from './queues/queues.module';
+import { RedisModule } from './redis/redis.module';
+import { ShopsModule } from './shops/shops.module';
+
+/** Infrastructure shared by the HTTP app, the worker and the CLI. */
+export const CORE_MODULES = [ConfigModule, CommonModule, DatabaseModule, RedisModule, QueuesModule];
+
+/** Feature modules, in the order of the layout in DESIGN §2. */
+export const FEATURE_MODULES = [AuthModule, ShopsModule, MerchantKeysModule, HealthModule];
+
+@Module({ imports: [...CORE_MODULES, ...FEATURE_MODULES] })
+export class AppModule {}

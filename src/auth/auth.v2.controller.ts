@@ -1,0 +1,33 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, V2Auth } from '../common/auth/auth.decorators';
+import type { Principal } from '../common/auth/principal';
+import { ApiV2Errors } from '../common/http/api-errors.decorator';
+import { ok, V2Envelope } from '../common/http/envelope';
+import { AuthService } from './auth.service';
+import { AuthenticateMerchantDto, V2TokenDto, V2TokenEnvelopeDto } from './dto/auth.dto';
+
+/** The merchant token endpoints are served without prefix (spec §4.1) and under /v2 (DESIGN §3). */
+@ApiTags('Authentication')
+@Controller()
+export class AuthV2Controller {
+  constructor(private readonly auth: AuthService) {}
+
+  @Post(['authenticate', 'v2/authenticate'])
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Exchange a merchant API key (mk_live_…) for a merchant token (14 days)' })
+  @ApiOkResponse({ type: V2TokenEnvelopeDto })
+  @ApiV2Errors(400, 401, 422)
+  async authenticate(@Body() body: AuthenticateMerchantDto): Promise<V2Envelope<V2TokenDto>> {
+    return ok(await this.auth.authenticateMerchant(body.apiKey));
+  }
+
+  @Post(['refresh-token', 'v2/refresh-token'])
+  @HttpCode(200)
+  @V2Auth('merchant', 'vendor')
+  @ApiOperation({ summary: 'Renew the non-expired merchant or vendor token sent in x-access-token; no body' })
+  @ApiOkResponse({ type: V2TokenEnvelopeDto })
+  async refresh(@CurrentPrincipal() principal: Principal): Promise<V2Envelope<V2TokenDto>> {
+    return ok(await this.auth.refreshV2(principal));
+  }
+}

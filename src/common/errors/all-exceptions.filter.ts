@@ -1,0 +1,40 @@
+import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { toErrorResponse } from './error-response';
+
+/** One filter for every route: v1 or V2 body by path, 5xx logged with an errorId and never detailed. */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    sendError(exception, req, reply, this.logger);
+  }
+}
+
+export function sendError(
+  exception: unknown,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  logger: Pick<Logger, 'error'>,
+): void {
+  const res = toErrorResponse(exception, req.url);
+  if (res.errorId) {
+    const err = exception as Error;
+    logger.error(
+      {
+        errorId: res.errorId,
+        reqId: req.id,
+        method: req.method,
+        url: req.url,
+        err: { name: err?.name, message: err?.message, stack: err?.stack },
+      },
+      `Unhandled error ${res.errorId}`,
+    );
+  }
+  if (reply.sent) return;
+  void reply.status(res.status).headers(res.headers).send(res.body);
+}

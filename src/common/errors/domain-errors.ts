@@ -1,0 +1,81 @@
+/** Stable machine-readable error codes of the V2 envelope (also the localisation keys). */
+export type ErrorCode =
+  | 'VALIDATION_ERROR'
+  | 'BAD_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'ADJUSTMENT_PAID'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RATE_LIMITED'
+  | 'INTERNAL_SERVER_ERROR';
+
+/**
+ * Errors the services throw. They carry everything both API generations need: the status, the
+ * V2 code and details, and `extra` top-level fields for the v1 body (e.g. `vendorName` on 409).
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    readonly extra?: Record<string, unknown>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends DomainError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super(422, 'VALIDATION_ERROR', message, details);
+  }
+}
+
+export class BadRequestError extends DomainError {
+  constructor(message: string) {
+    super(400, 'BAD_REQUEST', message);
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  constructor(message = 'Missing or invalid access token') {
+    super(401, 'UNAUTHORIZED', message);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  constructor(message = 'This credential is not allowed to use this endpoint') {
+    super(403, 'FORBIDDEN', message);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(resource = 'Resource') {
+    super(404, 'NOT_FOUND', `${resource} not found`);
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(message: string, extra?: Record<string, unknown>) {
+    super(409, 'CONFLICT', message, extra, extra);
+  }
+}
+
+export class AdjustmentPaidError extends DomainError {
+  constructor(message = 'A PAID payout adjustment cannot be changed') {
+    super(409, 'ADJUSTMENT_PAID', message);
+  }
+}
+
+export class RateLimitedError extends DomainError {
+  constructor(retryAfterSeconds: number, message = 'Too many attempts; try again later') {
+    super(429, 'RATE_LIMITED', message, { retryAfterSeconds }, undefined, {
+      'retry-after': String(retryAfterSeconds),
+    });
+  }
+}

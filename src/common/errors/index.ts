@@ -1,0 +1,3 @@
+export * from './domain-errors';
+export * from './error-response';
+export * from './all-exceptions.filter';

@@ -1,0 +1,4 @@
+export * from './offset';
+export * from './cursor';
+export * from './cursor-page';
+export * from './cursor-query';

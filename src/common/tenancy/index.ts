@@ -1,0 +1,3 @@
+export * from './scope';
+export * from './tenant-repository';
+export * from './tenant-guard.plugin';

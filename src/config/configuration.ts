@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import { ConfigType, registerAs } from '@nestjs/config';
+import { validateEnv } from './env.validation';
+
+const DEV_JWT_SECRET = 'insecure-development-jwt-secret-do-not-use-in-production';
+
+export const appConfig = registerAs('app', () => {
+  const env = validateEnv(process.env);
+  return {
+    nodeEnv: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    logLevel: env.LOG_LEVEL,
+    queueProcessors: env.QUEUE_PROCESSORS,
+    queuePrefix: env.QUEUE_PREFIX,
+  };
+});
+
+export const databaseConfig = registerAs('database', () => ({ uri: validateEnv(process.env).MONGODB_URI }));
+
+export const redisConfig = registerAs('redis', () => ({ url: validateEnv(process.env).REDIS_URL }));
+
+export const authConfig = registerAs('auth', () => {
+  const secret = validateEnv(process.env).JWT_SECRET ?? DEV_JWT_SECRET;
+  return {
+    jwtSecret: secret,
+    /** Separate key for cursor signatures, derived so that one secret configures both. */
+    cursorKey: createHash('sha256').update(`cursor:${secret}`).digest(),
+    usingDevSecret: secret === DEV_JWT_SECRET,
+  };
+});
+
+export const mailConfig = registerAs('mail', () => {
+  const env = validateEnv(process.env);
+  return { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM };
+});
+
+export const platformConfig = registerAs('platform', () => {
+  const env = validateEnv(process.env);
+  return { encryptionKey: env.DATA_ENCRYPTION_KEY, shopifyApiBaseUrl: env.SHOPIFY_API_BASE_URL };
+});
+
+export type AppConfig = ConfigType<typeof appConfig>;
+export type DatabaseConfig = ConfigType<typeof databaseConfig>;
+export type RedisConfig = ConfigType<typeof redisConfig>;
+export type AuthConfig = ConfigType<typeof authConfig>;
+export type MailConfig = ConfigType<typeof mailConfig>;
+export type PlatformConfig = ConfigType<typeof platformConfig>;
+
+export const allConfigs = [appConfig, databaseConfig, redisConfig, authConfig, mailConfig, platformConfig];

@@ -1,0 +1,40 @@
+import { validateEnv } from './env.validation';
+
+describe('validateEnv', () => {
+  it('applies defaults for a development start', () => {
+    const env = validateEnv({});
+    expect(env).toMatchObject({
+      NODE_ENV: 'development',
+      PORT: 3000,
+      LOG_LEVEL: 'info',
+      QUEUE_PROCESSORS: true,
+    });
+    expect(env.JWT_SECRET).toBeUndefined();
+  });
+
+  it('requires JWT_SECRET in production, naming the variable', () => {
+    expect(() => validateEnv({ NODE_ENV: 'production' })).toThrow(/^Invalid configuration: JWT_SECRET /);
+    expect(() => validateEnv({ NODE_ENV: 'production', JWT_SECRET: 'short' })).toThrow(
+      /JWT_SECRET must be at least 32/,
+    );
+    expect(validateEnv({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).JWT_SECRET).toHaveLength(32);
+  });
+
+  it.each([
+    ['PORT', 'abc', /PORT/],
+    ['PORT', '70000', /PORT/],
+    ['MONGODB_URI', 'http://x', /MONGODB_URI must be a mongodb/],
+    ['REDIS_URL', 'localhost:6379', /REDIS_URL/],
+    ['LOG_LEVEL', 'loud', /LOG_LEVEL/],
+    ['NODE_ENV', 'staging', /NODE_ENV/],
+    ['DATA_ENCRYPTION_KEY', 'abc', /DATA_ENCRYPTION_KEY/],
+  ])('rejects %s=%s', (name, value, message) => {
+    expect(() => validateEnv({ [name]: value })).toThrow(message);
+  });
+
+  it('parses booleans and numbers from strings', () => {
+    const env = validateEnv({ PORT: '8080', QUEUE_PROCESSORS: 'false' });
+    expect(env.PORT).toBe(8080);
+    expect(env.QUEUE_PROCESSORS).toBe(false);
+  });
+});

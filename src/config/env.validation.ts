@@ -1,0 +1,92 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  Matches,
+  Min,
+  MinLength,
+  validateSync,
+  ValidateIf,
+} from 'class-validator';
+
+export const NODE_ENVS = ['development', 'production', 'test'] as const;
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const toBool = ({ value }: { value: unknown }) =>
+  value === undefined ? undefined : ['1', 'true', 'yes'].includes(String(value).toLowerCase());
+
+/**
+ * Every environment variable the service reads. Validated once at start; a bad value stops the
+ * process with a one-line message naming the variable (see `validateEnv`).
+ */
+export class EnvironmentVariables {
+  @IsIn(NODE_ENVS)
+  NODE_ENV: (typeof NODE_ENVS)[number] = 'development';
+
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsString()
+  HOST = '0.0.0.0';
+
+  @Matches(/^mongodb(\+srv)?:\/\/\S+$/, { message: 'must be a mongodb:// or mongodb+srv:// URI' })
+  MONGODB_URI = 'mongodb://127.0.0.1:27017/marketplace';
+
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' })
+  REDIS_URL = 'redis://127.0.0.1:6379';
+
+  /** Required (32+ characters) in production; a fixed, loudly-insecure default elsewhere. */
+  @ValidateIf((env: EnvironmentVariables) => env.NODE_ENV === 'production' || env.JWT_SECRET !== undefined)
+  @IsString({ message: 'is required when NODE_ENV=production' })
+  @MinLength(32, { message: 'must be at least 32 characters' })
+  JWT_SECRET?: string;
+
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+
+  /** Run Bull processors inside the HTTP process (set false when scaling workers out with dist/worker.js). */
+  @Transform(toBool)
+  QUEUE_PROCESSORS = true;
+
+  /** Bull key prefix, so several deployments (or test runs) can share one Redis. */
+  @IsString()
+  @Matches(/^[A-Za-z0-9:_-]+$/, { message: 'may contain only letters, digits, ":", "_" and "-"' })
+  QUEUE_PREFIX = 'mp';
+
+  @IsOptional()
+  @Matches(/^smtps?:\/\/\S+$/, { message: 'must be an smtp:// or smtps:// URL' })
+  SMTP_URL?: string;
+
+  @IsString()
+  MAIL_FROM = 'Marketplace <no-reply@marketplace.local>';
+
+  /** 32-byte key (64 hex chars) that encrypts secrets at rest, such as store-platform access tokens. */
+  @IsOptional()
+  @Matches(/^[0-9a-fA-F]{64}$/, { message: 'must be 64 hexadecimal characters (32 bytes)' })
+  DATA_ENCRYPTION_KEY?: string;
+
+  /** Base URL of the store platform Admin API for the `shopify` adapter (a local stand-in in tests). */
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' })
+  SHOPIFY_API_BASE_URL?: string;
+}
+
+export class EnvValidationError extends Error {}
+
+export function validateEnv(raw: Record<string, unknown>): EnvironmentVariables {
+  const defined = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== ''));
+  const env = plainToInstance(EnvironmentVariables, defined);
+  const [first] = validateSync(env, { skipMissingProperties: false });
+  if (first) {
+    const reason = Object.values(first.constraints ?? {})[0] ?? 'is invalid';
+    const shown = reason.startsWith(first.property) ? reason : `${first.property} ${reason}`;
+    throw new EnvValidationError(`Invalid configuration: ${shown}`);
+  }
+  return env;
+}

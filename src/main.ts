@@ -1,0 +1,37 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createAdapter, configureApp, createLoggerFromEnv } from './app.factory';
+import { AppModule } from './app.module';
+import { PinoNestLogger } from './common/logging/logger';
+import { EnvValidationError, validateEnv } from './config/env.validation';
+
+async function bootstrap(): Promise<void> {
+  const env = validateEnv(process.env);
+  const logger = createLoggerFromEnv();
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule, createAdapter(logger), {
+    rawBody: true,
+    logger: new PinoNestLogger(logger),
+  });
+  await configureApp(app);
+  await app.listen(env.PORT, env.HOST);
+  const shown = env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST;
+  const base = `http://${shown}:${env.PORT}`;
+  logger.info({ url: base }, `Marketplace Admin API listening on ${base}`);
+  if (!process.env.JWT_SECRET) logger.warn('JWT_SECRET is not set: using the insecure development secret');
+  // Human-facing hints on stderr, so stdout stays pure JSON logs.
+  process.stderr.write(
+    `\nMarketplace Admin API on ${base}\n` +
+      `  Swagger UI: ${base}/docs/v1 and ${base}/docs/v2 (JSON: /docs/v1.json, /docs/v2.json)\n` +
+      `  First shop: npm run --silent cli -- shop:create --domain demo.myshopify.com\n\n`,
+  );
+}
+
+bootstrap().catch((err: unknown) => {
+  if (err instanceof EnvValidationError) {
+    process.stderr.write(`${err.message}\n`);
+  } else {
+    process.stderr.write(`Failed to start: ${(err as Error)?.stack ?? String(err)}\n`);
+  }
+  process.exit(1);
+});

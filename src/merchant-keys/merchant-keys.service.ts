@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { Types } from 'mongoose';
+import { Clock } from '../common/clock/clock';
+import { randomBase62, sameDigest, sha256Hex } from '../common/crypto';
+import { ConflictError, NotFoundError, UnauthorizedError } from '../common/errors';
+import { nextOffset } from '../common/pagination';
+import { ShopScope, shopScope, toObjectId } from '../common/tenancy';
+import {
+  CreatedMerchantKeyDto,
+  MerchantKeyListDto,
+  RevokedMerchantKeyDto,
+  RotatedMerchantKeyDto,
+} from './dto/merchant-key.dto';
+import { MerchantKey } from './merchant-key.schema';
+import { MERCHANT_KEY_PREFIX, merchantKeyStatus, toMerchantKeyResponse } from './merchant-key.mapper';
+import { MerchantKeysRepository } from './merchant-keys.repository';
+
+export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
+const KEY_RE = /^mk_live_([0-9a-f]{24})([0-9a-f]{8})_([A-Za-z0-9]{40})$/;
+
+@Injectable()
+export class MerchantKeysService {
+  constructor(
+    private readonly keys: MerchantKeysRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(scope: ShopScope, name?: string): Promise<CreatedMerchantKeyDto> {
+    const { record, key } = await this.mint(scope, name ?? null);
+    return { id: String(record._id), key, createdAt: record.createdAt.toISOString() };
+  }
+
+  async list(scope: ShopScope, page: { offset: number; limit: number }): Promise<MerchantKeyListDto> {
+    const { total, items } = await this.keys.page(scope, page.offset, page.limit);
+    const now = this.clock.now();
+    return {
+      total,
+      nextOffset: nextOffset(page, total),
+      merchantKeys: items.map((k) => toMerchantKeyResponse(k, now)),
+    };
+  }
+
+  /** New key now; the old one keeps working for 24 h, then stops. A key can be rotated once. */
+  async rotate(scope: ShopScope, id: string): Promise<RotatedMerchantKeyDto> {
+    const current = await this.get(scope, id);
+    const now = this.clock.now();
+    if (merchantKeyStatus(current, now) !== 'active') {
+      throw new ConflictError(
+        `Only an active key can be rotated; this key is ${merchantKeyStatus(current, now)}`,
+      );
+    }
+    const { record, key } = await this.mint(scope, current.name);
+    const previous = await this.keys.markRotated(
+      scope,
+      current._id,
+      new Date(now.getTime() + ROTATION_GRACE_MS),
+      record._id,
+    );
+    if (!previous) {
+      // Lost a race with another rotation or a revocation: withdraw the key we just made.
+      await this.keys.deleteById(scope, record._id);
+      throw new ConflictError('The key was rotated or revoked concurrently');
+    }
+    return {
+      id: String(record._id),
+      key,
+      createdAt: record.createdAt.toISOString(),
+      previousKey: toMerchantKeyResponse(previous, now),
+    };
+  }
+
+  /** Every token minted from the key is refused from the next request on. */
+  async revoke(scope: ShopScope, id: string): Promise<RevokedMerchantKeyDto> {
+    const current = await this.get(scope, id);
+    const revoked = await this.keys.revoke(scope, current._id, this.clock.now());
+    if (!revoked) throw new NotFoundError('Merchant key');
+    return { message: 'Merchant key revoked', merchantKey: toMerchantKeyResponse(revoked, this.clock.now()) };
+  }
+
+  /** Sign-in with a raw key: returns the key record when the key is genuine and usable. */
+  async verifyKey(rawKey: string): Promise<MerchantKey> {
+    const m = KEY_RE.exec(String(rawKey ?? ''));
+    if (!m) throw new UnauthorizedError('Invalid merchant API key');
+    const record = await this.keys.findByLookupId(shopScope(m[1]), m[1] + m[2]);
+    if (!record || !sameDigest(record.secretHash, sha256Hex(m[3])) || !this.usable(record)) {
+      throw new UnauthorizedError('Invalid merchant API key');
+    }
+    return record;
+  }
+
+  /** Per-request check of the key a merchant token names: revoked → at once; rotated → after the grace window. */
+  async assertUsable(scope: ShopScope, keyId: string): Promise<void> {
+    const record = await this.keys.findById(scope, keyId);
+    if (!record || !this.usable(record))
+      throw new UnauthorizedError('The merchant key of this token was revoked or has expired');
+  }
+
+  private usable(record: MerchantKey): boolean {
+    const status = merchantKeyStatus(record, this.clock.now());
+    return status === 'active' || status === 'expiring';
+  }
+
+  private async get(scope: ShopScope, id: string): Promise<MerchantKey> {
+    const record = toObjectId(id) ? await this.keys.findById(scope, id) : null;
+    if (!record) throw new NotFoundError('Merchant key');
+    return record;
+  }
+
+  private async mint(
+    scope: ShopScope,
+    name: string | null,
+  ): Promise<{ record: MerchantKey & { _id: Types.ObjectId }; key: string }> {
+    const lookupId = scope.shopId + randomBytes(4).toString('hex');
+    const secret = randomBase62(40);
+    const record = await this.keys.create(scope, { lookupId, secretHash: sha256Hex(secret), name });
+    return { record, key: `${MERCHANT_KEY_PREFIX}${lookupId}_${secret}` };
+  }
+}

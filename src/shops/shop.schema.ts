@@ -1,0 +1,56 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { HydratedDocument, Types } from 'mongoose';
+
+/** Per-shop figures that feed the money calculation (DESIGN §6); all default to 0 / false. */
+@Schema({ _id: false })
+export class ShopSettings {
+  @Prop({ type: Number, default: 0 })
+  taxOnCommissionRate!: number;
+  @Prop({ type: Number, default: 0 })
+  tcsRate!: number;
+  @Prop({ type: Number, default: 0 })
+  globalDeductionRate!: number;
+  @Prop({ type: Boolean, default: false })
+  payShippingToVendor!: boolean;
+  @Prop({ type: Boolean, default: false })
+  payTaxToVendor!: boolean;
+  /** Which StorePlatform adapter creates fulfillments: `local` (default) or `shopify`. */
+  @Prop({ type: String, default: 'local' })
+  platform!: string;
+  /** Store-platform Admin API token, encrypted at rest; never returned. */
+  @Prop({ type: String, default: null })
+  platformAccessTokenEnc!: string | null;
+}
+export const ShopSettingsSchema = SchemaFactory.createForClass(ShopSettings);
+
+/** The tenant. Created by the operator CLI; its API key is shown once and stored as SHA-256. */
+@Schema({ collection: 'shops', timestamps: true })
+export class Shop {
+  _id!: Types.ObjectId;
+
+  @Prop({ type: String, required: true, unique: true })
+  domain!: string;
+
+  @Prop({ type: String, default: null })
+  name!: string | null;
+
+  @Prop({ type: String, required: true, unique: true })
+  apiKeyHash!: string;
+
+  /** Needed in clear to verify webhook HMACs. */
+  @Prop({ type: String, required: true })
+  webhookSecret!: string;
+
+  /** Names of the custom vendor profile fields; null until the shop configures them. */
+  @Prop({ type: [String], default: null })
+  profileFields!: string[] | null;
+
+  @Prop({ type: ShopSettingsSchema, default: () => ({}) })
+  settings!: ShopSettings;
+
+  createdAt!: Date;
+  updatedAt!: Date;
+}
+
+export type ShopDocument = HydratedDocument<Shop>;
+export const ShopSchema = SchemaFactory.createForClass(Shop);

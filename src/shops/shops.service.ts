@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { randomBase62, sameDigest, sha256Hex } from '../common/crypto';
+import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../common/errors';
+import { Shop } from './shop.schema';
+import { ShopsRepository } from './shops.repository';
+
+export const SHOP_API_KEY_PREFIX = 'shpk_';
+const DOMAIN_RE =
+  /^(?=.{3,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/;
+
+export interface CreatedShop {
+  shopId: string;
+  shopDomain: string;
+  apiKey: string;
+  webhookSecret: string;
+}
+
+export function normaliseDomain(domain: string): string {
+  return String(domain ?? '')
+    .trim()
+    .toLowerCase();
+}
+
+@Injectable()
+export class ShopsService {
+  constructor(private readonly shops: ShopsRepository) {}
+
+  async create(input: { domain: string; name?: string }): Promise<CreatedShop> {
+    const domain = normaliseDomain(input.domain);
+    if (!DOMAIN_RE.test(domain))
+      throw new ValidationError(
+        `domain "${input.domain}" is not a valid host name (e.g. acme.myshopify.com)`,
+      );
+    if (await this.shops.findByDomain(domain))
+      throw new ConflictError(`A shop with domain ${domain} already exists`, { shopDomain: domain });
+    const apiKey = SHOP_API_KEY_PREFIX + randomBase62(40);
+    const webhookSecret = 'whsec_' + randomBase62(40);
+    try {
+      const shop = await this.shops.create({
+        domain,
+        name: input.name ?? null,
+        apiKeyHash: sha256Hex(apiKey),
+        webhookSecret,
+      });
+      return { shopId: String(shop._id), shopDomain: shop.domain, apiKey, webhookSecret };
+    } catch (err) {
+      if ((err as { code?: number }).code === 11000)
+        throw new ConflictError(`A shop with domain ${domain} already exists`, { shopDomain: domain });
+      throw err;
+    }
+  }
+
+  /** Issues a new shop API key; the old one stops working at once (tokens already minted run out normally). */
+  async rotateApiKey(domainInput: string): Promise<Omit<CreatedShop, 'webhookSecret'>> {
+    const domain = normaliseDomain(domainInput);
+    const apiKey = SHOP_API_KEY_PREFIX + randomBase62(40);
+    const shop = await this.shops.setApiKeyHash(domain, sha256Hex(apiKey));
+    if (!shop) throw new NotFoundError('Shop');
+    return { shopId: String(shop._id), shopDomain: shop.domain, apiKey };
+  }
+
+  /** Wrong key and unknown domain answer alike, so neither can be probed. */
+  async authenticate(apiKey: string, shopDomain: string): Promise<Shop> {
+    const shop = await this.shops.findByDomain(normaliseDomain(shopDomain));
+    const digest = sha256Hex(String(apiKey));
+    if (!shop || !sameDigest(shop.apiKeyHash, digest))
+      throw new UnauthorizedError('Invalid API key or shop domain');
+    return shop;
+  }
+
+  async getById(shopId: string): Promise<Shop> {
+    const shop = await this.shops.findById(shopId);
+    if (!shop) throw new NotFoundError('Shop');
+    return shop;
+  }
+
+  async getByDomain(domainInput: string): Promise<Shop> {
+    const shop = await this.shops.findByDomain(normaliseDomain(domainInput));
+    if (!shop) throw new NotFoundError('Shop');
+    return shop;
+  }
+}

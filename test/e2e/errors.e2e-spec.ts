@@ -1,0 +1,88 @@
+import { startApp, TestApp } from '../support/app';
+import { createShop, TestShop } from '../support/factory';
+
+describe('errors, request ids and health (e2e)', () => {
+  let t: TestApp;
+  let shop: TestShop;
+
+  beforeAll(async () => {
+    t = await startApp();
+    shop = await createShop(t, 'errors');
+  });
+  afterAll(() => t.close());
+
+  it('unknown routes are 404 in the shape of their API generation', async () => {
+    const v1 = await t.api.get('/v1/nothing-here');
+    expect(v1.status).toBe(404);
+    expect(v1.body).toEqual({ error: 'Route not found' });
+    const v2 = await t.api.get('/v2/nothing-here');
+    expect(v2.status).toBe(404);
+    expect(v2.body).toEqual({ success: false, error: { message: 'Route not found', code: 'NOT_FOUND' } });
+  });
+
+  it('malformed JSON is 400 and changes nothing', async () => {
+    const before = (await t.api.get('/v1/merchant-keys', { token: shop.token })).body.total;
+    const v1 = await t.api.post('/v1/merchant-keys', undefined, { token: shop.token, raw: '{"name": ' });
+    expect(v1.status).toBe(400);
+    expect(v1.body).toEqual({ error: expect.any(String) });
+    const v2 = await t.api.post('/authenticate', undefined, { raw: '{nope' });
+    expect(v2.status).toBe(400);
+    expect(v2.body).toMatchObject({ success: false, error: { code: 'BAD_REQUEST' } });
+    expect((await t.api.get('/v1/merchant-keys', { token: shop.token })).body.total).toBe(before);
+  });
+
+  it('a body over 1 MB is 413', async () => {
+    const raw = JSON.stringify({ apiKey: 'x'.repeat(1024 * 1024 + 10) });
+    const v1 = await t.api.post('/v1/authenticate', undefined, { raw });
+    expect(v1.status).toBe(413);
+    expect(v1.body).toEqual({ error: expect.any(String) });
+    const v2 = await t.api.post('/authenticate', undefined, { raw });
+    expect(v2.status).toBe(413);
+    expect(v2.body).toMatchObject({ success: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
+  });
+
+  it('unknown body properties are refused with 422', async () => {
+    const res = await t.api.post('/v1/merchant-keys', { name: 'x', admin: true }, { token: shop.token });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toContain('property admin should not exist');
+  });
+
+  it('echoes a sane x-request-id and generates one otherwise', async () => {
+    const given = await t.api.get('/health', { headers: { 'x-request-id': 'req-abc.123' } });
+    expect(given.headers.get('x-request-id')).toBe('req-abc.123');
+    const generated = await t.api.get('/health', { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('liveness and readiness', async () => {
+    expect((await t.api.get('/health')).body).toEqual({ status: 'ok' });
+    const ready = await t.api.get('/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({
+      status: 'ok',
+      details: { mongodb: { status: 'up' }, redis: { status: 'up' } },
+    });
+  });
+
+  it('serves both OpenAPI documents and their Swagger UIs', async () => {
+    const v1 = await t.api.get('/docs/v1.json');
+    const v2 = await t.api.get('/docs/v2.json');
+    expect(v1.body.info.version).toBe('1.0.0');
+    expect(v2.body.info.version).toBe('2.0.0');
+    expect(Object.keys(v1.body.paths)).toContain('/v1/authenticate');
+    expect(Object.keys(v1.body.paths).every((p) => !p.startsWith('/v2'))).toBe(true);
+    expect(Object.keys(v2.body.paths)).toEqual(
+      expect.arrayContaining(['/authenticate', '/refresh-token', '/v2/authenticate']),
+    );
+    expect(v2.body.components.securitySchemes['x-access-token']).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'x-access-token',
+    });
+    for (const ui of ['/docs/v1', '/docs/v2']) {
+      const page = await t.api.get(ui);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('swagger');
+    }
+  });
+});

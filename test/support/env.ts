@@ -1,0 +1,6 @@
+// Loaded before every e2e file: the test run's database (scripts/test.sh picks a fresh one per run) and quiet logs.
+process.env.NODE_ENV = 'test';
+process.env.MONGODB_URI ??= 'mongodb://127.0.0.1:27017/marketplace_test';
+process.env.REDIS_URL ??= 'redis://127.0.0.1:6379';
+process.env.QUEUE_PREFIX ??= 'mp-test';
+process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
