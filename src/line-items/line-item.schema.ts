@@ -1,0 +1,100 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { Schema as MongooseSchema, Types } from 'mongoose';
+
+export const PAYOUT_STATUSES = ['unpaid', 'partial', 'paid'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+/** Tracking recorded when the line item was fulfilled (spec §2.7 `fulfillment`). */
+@Schema({ _id: false })
+export class LineItemFulfillment {
+  /** Fulfillment status on the store platform, e.g. `success`. */
+  @Prop({ type: String, default: 'success' }) status!: string;
+  @Prop({ type: String, default: null }) trackingCompany!: string | null;
+  @Prop({ type: String, default: null }) trackingNumber!: string | null;
+  @Prop({ type: String, default: null }) trackingUrl!: string | null;
+  /** Shipment status from fulfillments/update webhooks: in_transit, delivered, … */
+  @Prop({ type: String, default: null }) shipmentStatus!: string | null;
+  /** Store-platform fulfillment id, when known. */
+  @Prop({ type: String, default: null }) platformFulfillmentId!: string | null;
+  @Prop({ type: Date, default: null }) createdAt!: Date | null;
+}
+export const LineItemFulfillmentSchema = SchemaFactory.createForClass(LineItemFulfillment);
+
+/**
+ * One calculated line item of an order (spec §2.4): the report row every money figure lives on.
+ * Unique per (shop, orderId, lineItemId). Figures are numbers rounded half-up to 2 dp, written only
+ * by the money calculation (src/common/money), a line item update, or the payout engine (paid,
+ * balance, payoutStatus, frozen, batchId).
+ */
+@Schema({ collection: 'line_items', timestamps: true })
+export class LineItem {
+  _id!: Types.ObjectId;
+
+  @Prop({ type: Types.ObjectId, required: true })
+  shopId!: Types.ObjectId;
+
+  /** Store-platform ids (numbers). */
+  @Prop({ type: Number, required: true }) orderId!: number;
+  @Prop({ type: Number, required: true }) lineItemId!: number;
+
+  /** Null while no vendor of that name exists (assigned on a later recalculation). */
+  @Prop({ type: Types.ObjectId, default: null }) vendorId!: Types.ObjectId | null;
+  /** The line's `vendor` field, lowercased (vendor names are stored lowercased). */
+  @Prop({ type: String, default: null }) vendorName!: string | null;
+
+  // Order context, copied so lists never join.
+  @Prop({ type: String, default: '' }) orderName!: string;
+  @Prop({ type: Number, default: 0 }) orderNumber!: number;
+  /** The order's creation time: the `date` of fulfillment and payout rows and of payout cut-offs. */
+  @Prop({ type: Date, required: true }) orderCreatedAt!: Date;
+  /** Order financial status: pending, paid, partially_paid, refunded, voided, … */
+  @Prop({ type: String, default: 'pending' }) financialStatus!: string;
+  @Prop({ type: Boolean, default: false }) cancelled!: boolean;
+  @Prop({ type: MongooseSchema.Types.Mixed, default: null }) shippingAddress!: Record<string, unknown> | null;
+  @Prop({ type: MongooseSchema.Types.Mixed, default: null }) billingAddress!: Record<string, unknown> | null;
+
+  // The line itself.
+  @Prop({ type: String, default: '' }) name!: string;
+  @Prop({ type: String, default: null }) variantTitle!: string | null;
+  @Prop({ type: String, default: null }) sku!: string | null;
+  @Prop({ type: Number, default: null }) productId!: number | null;
+  @Prop({ type: Number, default: null }) variantId!: number | null;
+  @Prop({ type: Number, default: 0 }) price!: number;
+  @Prop({ type: Number, default: 0 }) quantity!: number;
+
+  // Figures (DESIGN §6).
+  @Prop({ type: Number, default: 0 }) sales!: number;
+  @Prop({ type: Number, default: 0 }) discount!: number;
+  @Prop({ type: Number, default: 0 }) salesAfterDiscount!: number;
+  @Prop({ type: Number, default: 0 }) tax!: number;
+  @Prop({ type: Number, default: 0 }) shipping!: number;
+  @Prop({ type: Number, default: 0 }) commission!: number;
+  @Prop({ type: String, default: null }) commissionPlan!: string | null;
+  @Prop({ type: Number, default: 0 }) costOfItem!: number;
+  @Prop({ type: Number, default: 0 }) taxOnCommissions!: number;
+  @Prop({ type: Number, default: 0 }) tcs!: number;
+  @Prop({ type: Number, default: 0 }) totalGlobalDeductions!: number;
+  @Prop({ type: Number, default: 0 }) deduction!: number;
+  @Prop({ type: Number, default: 0 }) payout!: number;
+
+  // Payout state: set only by the payout engine.
+  @Prop({ type: Number, default: 0 }) paid!: number;
+  @Prop({ type: Number, default: 0 }) balance!: number;
+  @Prop({ type: String, enum: PAYOUT_STATUSES, default: 'unpaid' }) payoutStatus!: PayoutStatus;
+  @Prop({ type: Boolean, default: false }) frozen!: boolean;
+  @Prop({ type: String, default: null }) batchId!: string | null;
+
+  // Fulfillment.
+  @Prop({ type: String, enum: ['fulfilled', 'unfulfilled'], default: 'unfulfilled' }) fulfillmentStatus!: 'fulfilled' | 'unfulfilled';
+  @Prop({ type: LineItemFulfillmentSchema, default: null }) fulfillment!: LineItemFulfillment | null;
+
+  createdAt!: Date;
+  updatedAt!: Date;
+}
+
+export const LineItemSchema = SchemaFactory.createForClass(LineItem);
+LineItemSchema.index({ shopId: 1, orderId: 1, lineItemId: 1 }, { unique: true });
+LineItemSchema.index({ shopId: 1, vendorId: 1, orderCreatedAt: -1, _id: -1 });
+LineItemSchema.index({ shopId: 1, financialStatus: 1, orderCreatedAt: -1 });
+LineItemSchema.index({ shopId: 1, sku: 1 });
+LineItemSchema.index({ shopId: 1, vendorName: 1 });

@@ -1,0 +1,59 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { Schema as MongooseSchema, Types } from 'mongoose';
+
+export const COMMISSION_TYPES = ['percentage', 'flat'] as const;
+export type CommissionType = (typeof COMMISSION_TYPES)[number];
+
+@Schema({ _id: false })
+export class VendorAddress {
+  @Prop({ type: String, default: null }) address1!: string | null;
+  @Prop({ type: String, default: null }) address2!: string | null;
+  @Prop({ type: String, default: null }) city!: string | null;
+  @Prop({ type: String, default: null }) state!: string | null;
+  @Prop({ type: String, default: null }) postalCode!: string | null;
+  @Prop({ type: String, default: null }) country!: string | null;
+}
+export const VendorAddressSchema = SchemaFactory.createForClass(VendorAddress);
+
+@Schema({ _id: false })
+export class VendorProfileEntry {
+  @Prop({ type: String, required: true }) field!: string;
+  /** string, number or boolean — never an object. */
+  @Prop({ type: MongooseSchema.Types.Mixed, required: true }) value!: string | number | boolean;
+}
+export const VendorProfileEntrySchema = SchemaFactory.createForClass(VendorProfileEntry);
+
+/** A vendor of one shop. `vendorName` is stored trimmed and lowercased and is unique per shop. */
+@Schema({ collection: 'vendors', timestamps: true })
+export class Vendor {
+  _id!: Types.ObjectId;
+
+  @Prop({ type: Types.ObjectId, required: true })
+  shopId!: Types.ObjectId;
+
+  @Prop({ type: String, required: true })
+  vendorName!: string;
+
+  @Prop({ type: String, enum: COMMISSION_TYPES, required: true })
+  commissionType!: CommissionType;
+
+  @Prop({ type: Number, required: true, min: 0 })
+  commissionAmount!: number;
+
+  /** Inactive vendors (V2 DELETE) leave the commission list and cannot sign in. */
+  @Prop({ type: Boolean, default: true })
+  active!: boolean;
+
+  @Prop({ type: VendorAddressSchema, default: () => ({}) })
+  address!: VendorAddress;
+
+  @Prop({ type: [VendorProfileEntrySchema], default: [] })
+  profile!: VendorProfileEntry[];
+
+  createdAt!: Date;
+  updatedAt!: Date;
+}
+
+export const VendorSchema = SchemaFactory.createForClass(Vendor);
+VendorSchema.index({ shopId: 1, vendorName: 1 }, { unique: true });
+VendorSchema.index({ shopId: 1, createdAt: -1, _id: -1 });
