@@ -29,22 +29,11 @@ export class MerchantKeysRepository extends TenantRepository<MerchantKey> {
     return this.model.findOne(this.scoped(scope, { lookupId })).lean<MerchantKey>().exec();
   }
 
-  async page(
+  page(
     scope: ShopScope,
-    offset: number,
-    limit: number,
+    page: { offset: number; limit: number },
   ): Promise<{ total: number; items: MerchantKey[] }> {
-    const [total, items] = await Promise.all([
-      this.model.countDocuments(this.scoped(scope)).exec(),
-      this.model
-        .find(this.scoped(scope))
-        .sort({ createdAt: -1, _id: -1 })
-        .skip(offset)
-        .limit(limit)
-        .lean<MerchantKey[]>()
-        .exec(),
-    ]);
-    return { total, items };
+    return this.offsetPage<MerchantKey>(scope, {}, { createdAt: -1, _id: -1 }, page);
   }
 
   /** Starts the grace window of an active key; null when it was already rotated or revoked. */

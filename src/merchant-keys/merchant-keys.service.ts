@@ -32,7 +32,7 @@ export class MerchantKeysService {
   }
 
   async list(scope: ShopScope, page: { offset: number; limit: number }): Promise<MerchantKeyListDto> {
-    const { total, items } = await this.keys.page(scope, page.offset, page.limit);
+    const { total, items } = await this.keys.page(scope, page);
     const now = this.clock.now();
     return {
       total,

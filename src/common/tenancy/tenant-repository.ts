@@ -22,6 +22,29 @@ export abstract class TenantRepository<T extends TenantDocument> {
     return out;
   }
 
+  /**
+   * One page of a v1 offset list plus the total. The count query is skipped when the page itself
+   * proves the total (a short page), which halves the reads of most list calls.
+   */
+  protected async offsetPage<R = T>(
+    scope: ShopScope,
+    filter: Record<string, unknown>,
+    sort: Record<string, 1 | -1>,
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; items: R[] }> {
+    const where = this.scoped(scope, filter);
+    const items = (await this.model
+      .find(where)
+      .sort(sort)
+      .skip(page.offset)
+      .limit(page.limit)
+      .lean()
+      .exec()) as R[];
+    if (items.length > 0 && items.length < page.limit) return { total: page.offset + items.length, items };
+    if (items.length === 0 && page.offset === 0) return { total: 0, items };
+    return { total: await this.model.countDocuments(where).exec(), items };
+  }
+
   /** Values to stamp on a new document of this scope. */
   protected owner(scope: ShopScope): { shopId: Types.ObjectId } {
     return { shopId: new Types.ObjectId(scope.shopId) };
