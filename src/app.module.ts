@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
+import { AdjustmentsModule } from './adjustments/adjustments.module';
 import { AuthModule } from './auth/auth.module';
 import { CommonModule } from './common/common.module';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { FulfillmentsModule } from './fulfillments/fulfillments.module';
 import { HealthModule } from './health/health.module';
 import { MerchantKeysModule } from './merchant-keys/merchant-keys.module';
+import { PayoutsModule } from './payouts/payouts.module';
 import { QueuesModule } from './queues/queues.module';
 import { RedisModule } from './redis/redis.module';
 import { ShopsModule } from './shops/shops.module';
@@ -13,7 +16,15 @@ import { ShopsModule } from './shops/shops.module';
 export const CORE_MODULES = [ConfigModule, CommonModule, DatabaseModule, RedisModule, QueuesModule];
 
 /** Feature modules, in the order of the layout in DESIGN §2. */
-export const FEATURE_MODULES = [AuthModule, ShopsModule, MerchantKeysModule, HealthModule];
+export const FEATURE_MODULES = [
+  AuthModule,
+  ShopsModule,
+  MerchantKeysModule,
+  FulfillmentsModule,
+  PayoutsModule,
+  AdjustmentsModule,
+  HealthModule,
+];
 
 @Module({ imports: [...CORE_MODULES, ...FEATURE_MODULES] })
 export class AppModule {}

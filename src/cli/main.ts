@@ -4,10 +4,11 @@ import { AppModule } from '../app.module';
 import { DomainError } from '../common/errors';
 import { EnvValidationError } from '../config/env.validation';
 import { CliCommand, CliUsageError, parseArgs } from './cli-command';
+import { payoutsCommands } from './payouts.commands';
 import { shopCommands } from './shop.commands';
 
 /** Every operator command; feature issues add theirs here. */
-export const COMMANDS: CliCommand[] = [...shopCommands];
+export const COMMANDS: CliCommand[] = [...shopCommands, ...payoutsCommands];
 
 function print(obj: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify(obj)}\n`);

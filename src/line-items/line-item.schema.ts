@@ -83,10 +83,17 @@ export class LineItem {
   @Prop({ type: String, enum: PAYOUT_STATUSES, default: 'unpaid' }) payoutStatus!: PayoutStatus;
   @Prop({ type: Boolean, default: false }) frozen!: boolean;
   @Prop({ type: String, default: null }) batchId!: string | null;
+  /** The amount the batch in `batchId` paid on this line (payout engine; batch totals are summed from it). */
+  @Prop({ type: Number, default: null }) batchPaidAmount!: number | null;
+  /** When the payout engine paid the line. */
+  @Prop({ type: Date, default: null }) paidAt!: Date | null;
 
   // Fulfillment.
   @Prop({ type: String, enum: ['fulfilled', 'unfulfilled'], default: 'unfulfilled' }) fulfillmentStatus!: 'fulfilled' | 'unfulfilled';
   @Prop({ type: LineItemFulfillmentSchema, default: null }) fulfillment!: LineItemFulfillment | null;
+  /** Claim held while a POST /v1/fulfillments call is creating this line's fulfillment (expires). */
+  @Prop({ type: String, default: null }) fulfillmentLock!: string | null;
+  @Prop({ type: Date, default: null }) fulfillmentLockedAt!: Date | null;
 
   createdAt!: Date;
   updatedAt!: Date;
@@ -98,3 +105,4 @@ LineItemSchema.index({ shopId: 1, vendorId: 1, orderCreatedAt: -1, _id: -1 });
 LineItemSchema.index({ shopId: 1, financialStatus: 1, orderCreatedAt: -1 });
 LineItemSchema.index({ shopId: 1, sku: 1 });
 LineItemSchema.index({ shopId: 1, vendorName: 1 });
+LineItemSchema.index({ shopId: 1, batchId: 1 });

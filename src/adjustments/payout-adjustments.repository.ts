@@ -1,0 +1,176 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model, Types } from 'mongoose';
+import { ShopScope, TenantRepository, toObjectId } from '../common/tenancy';
+import {
+  AdjustmentStatus,
+  AdjustmentType,
+  PayoutAdjustment,
+  PayoutAdjustmentSequence,
+  UNPAID_BATCH_ID,
+} from './payout-adjustment.schema';
+
+export interface AdjustmentListFilter {
+  vendorId?: Types.ObjectId;
+  status?: AdjustmentStatus;
+  type?: AdjustmentType;
+  customItemDate?: { $gte?: Date; $lte?: Date };
+}
+
+export type AdjustmentChanges = Partial<
+  Pick<PayoutAdjustment, 'amount' | 'type' | 'comments' | 'customItemDate'>
+>;
+
+/** What the payout engine needs of an adjustment. */
+export interface PayableAdjustment {
+  _id: Types.ObjectId;
+  vendorId: Types.ObjectId;
+  amount: number;
+}
+
+/** The payout engine marks adjustments in chunks of this many writes per bulkWrite. */
+const WRITE_CHUNK = 500;
+
+@Injectable()
+export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustment> {
+  protected override readonly vendorField = 'vendorId';
+
+  constructor(
+    @InjectModel(PayoutAdjustment.name) model: Model<PayoutAdjustment>,
+    @InjectModel(PayoutAdjustmentSequence.name) private readonly sequences: Model<PayoutAdjustmentSequence>,
+  ) {
+    super(model);
+  }
+
+  /** The next number of the shop's adjustment sequence (atomic; one `_id` read-modify-write). */
+  async nextSequence(scope: ShopScope): Promise<number> {
+    const row = await this.sequences
+      .findOneAndUpdate(
+        { _id: `adjustments:${scope.shopId}` },
+        { $inc: { seq: 1 } },
+        { upsert: true, new: true },
+      )
+      .lean<PayoutAdjustmentSequence>()
+      .exec();
+    return row!.seq;
+  }
+
+  async create(
+    scope: ShopScope,
+    data: Pick<
+      PayoutAdjustment,
+      'vendorId' | 'vendorName' | 'amount' | 'type' | 'customId' | 'comments' | 'customItemDate'
+    >,
+  ): Promise<PayoutAdjustment> {
+    const doc = await this.model.create({
+      ...data,
+      status: 'UNPAID',
+      batchId: UNPAID_BATCH_ID,
+      paidAt: null,
+      ...this.owner(scope),
+    });
+    return doc.toObject();
+  }
+
+  findById(scope: ShopScope, id: string): Promise<PayoutAdjustment | null> {
+    const _id = toObjectId(id);
+    return _id
+      ? this.model.findOne(this.scoped(scope, { _id })).lean<PayoutAdjustment>().exec()
+      : Promise.resolve(null);
+  }
+
+  /**
+   * One page, newest first, and the total. The count is skipped when the page itself proves the
+   * total (a short, non-empty page or an empty first page).
+   */
+  async page(
+    scope: ShopScope,
+    filter: AdjustmentListFilter,
+    skip: number,
+    limit: number,
+  ): Promise<{ total: number; items: PayoutAdjustment[] }> {
+    const where = this.scoped(scope, this.compact(filter));
+    const items = await this.model
+      .find(where)
+      .sort({ createdAt: -1, _id: -1 })
+      .skip(skip)
+      .limit(limit)
+      .lean<PayoutAdjustment[]>()
+      .exec();
+    if ((items.length > 0 && items.length < limit) || (items.length === 0 && skip === 0)) {
+      return { total: skip + items.length, items };
+    }
+    return { total: await this.model.countDocuments(where).exec(), items };
+  }
+
+  /** Applies the changes only while the adjustment is UNPAID; null when it is PAID or absent. */
+  updateUnpaid(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    changes: AdjustmentChanges,
+  ): Promise<PayoutAdjustment | null> {
+    return this.model
+      .findOneAndUpdate(this.scoped(scope, { _id: id, status: 'UNPAID' }), { $set: changes }, { new: true })
+      .lean<PayoutAdjustment>()
+      .exec();
+  }
+
+  /** Deletes only while UNPAID; whether a record was deleted. */
+  async deleteUnpaid(scope: ShopScope, id: Types.ObjectId): Promise<boolean> {
+    const res = await this.model.deleteOne(this.scoped(scope, { _id: id, status: 'UNPAID' })).exec();
+    return res.deletedCount === 1;
+  }
+
+  // ---- payout engine --------------------------------------------------------------------------
+
+  /** UNPAID adjustments of the vendor dated on or before the cut-off. */
+  listPayable(scope: ShopScope, vendorId: Types.ObjectId, cutoff: Date): Promise<PayableAdjustment[]> {
+    return this.model
+      .find(this.scoped(scope, { vendorId, status: 'UNPAID', customItemDate: { $lte: cutoff } }), {
+        vendorId: 1,
+        amount: 1,
+      })
+      .sort({ _id: 1 })
+      .lean<PayableAdjustment[]>()
+      .exec();
+  }
+
+  /** Vendors that have at least one UNPAID adjustment dated on or before the cut-off. */
+  async vendorsWithPayable(scope: ShopScope, cutoff: Date): Promise<Types.ObjectId[]> {
+    const rows = await this.model
+      .aggregate<{ _id: Types.ObjectId }>([
+        { $match: this.scoped(scope, { status: 'UNPAID', customItemDate: { $lte: cutoff } }) },
+        { $group: { _id: '$vendorId' } },
+      ])
+      .exec();
+    return rows.map((r) => r._id);
+  }
+
+  /**
+   * UNPAID → PAID with the batch id, each write conditional on the adjustment still being UNPAID
+   * (so a concurrent batch or a delete wins cleanly and nothing is paid twice).
+   */
+  async markPaid(scope: ShopScope, ids: Types.ObjectId[], batchId: string, at: Date): Promise<void> {
+    for (let i = 0; i < ids.length; i += WRITE_CHUNK) {
+      const ops = ids.slice(i, i + WRITE_CHUNK).map((_id) => ({
+        updateOne: {
+          filter: this.scoped(scope, { _id, status: 'UNPAID' }),
+          update: { $set: { status: 'PAID' as const, batchId, paidAt: at } },
+        },
+      }));
+      await this.model.bulkWrite(ops, { ordered: false });
+    }
+  }
+
+  /** What a batch actually paid: the adjustments carrying its id. */
+  paidByBatch(scope: ShopScope, batchId: string): Promise<PayableAdjustment[]> {
+    return this.model
+      .find(this.scoped(scope, { batchId, status: 'PAID' }), { vendorId: 1, amount: 1 })
+      .lean<PayableAdjustment[]>()
+      .exec();
+  }
+
+  private compact(filter: AdjustmentListFilter): Record<string, unknown> {
+    return Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined));
+  }
+}

@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock/clock';
+import { AdjustmentPaidError, NotFoundError, ValidationError } from '../common/errors';
+import { ShopScope, toObjectId } from '../common/tenancy';
+import { dayRangeFilter } from '../payouts/date-range';
+import { signedAmount } from '../payouts/payout-money';
+import {
+  CreatePayoutAdjustmentDto,
+  DeletedPayoutAdjustmentDto,
+  PayoutAdjustmentDto,
+  PayoutAdjustmentListDto,
+  PayoutAdjustmentListQueryDto,
+  UpdatePayoutAdjustmentDto,
+} from './dto/payout-adjustment.dto';
+import { formatCustomId, toPayoutAdjustmentResponse } from './payout-adjustment.mapper';
+import { PayoutAdjustment } from './payout-adjustment.schema';
+import { AdjustmentChanges, PayoutAdjustmentsRepository } from './payout-adjustments.repository';
+import { VendorDirectory } from './vendor-directory.repository';
+
+const UPDATABLE = ['amount', 'type', 'comments', 'customItemDate'] as const;
+
+/**
+ * Payout adjustments (spec §2.9, §3). Callers create, edit and delete UNPAID adjustments; only the
+ * payout engine moves one to PAID, after which every edit or delete is refused with 409.
+ */
+@Injectable()
+export class PayoutAdjustmentsService {
+  constructor(
+    private readonly adjustments: PayoutAdjustmentsRepository,
+    private readonly vendors: VendorDirectory,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(scope: ShopScope, body: CreatePayoutAdjustmentDto): Promise<PayoutAdjustmentDto> {
+    const vendor = await this.vendors.findById(scope, body.vendorId);
+    if (!vendor) {
+      throw new ValidationError(`vendorId ${body.vendorId} is not a vendor of this shop`, {
+        fields: { vendorId: [`vendorId ${body.vendorId} is not a vendor of this shop`] },
+      });
+    }
+    const seq = await this.adjustments.nextSequence(scope);
+    const created = await this.adjustments.create(scope, {
+      vendorId: vendor._id,
+      vendorName: vendor.vendorName,
+      amount: signedAmount(body.type, body.amount),
+      type: body.type,
+      customId: formatCustomId(seq),
+      comments: body.comments ?? '',
+      customItemDate: body.customItemDate ? new Date(body.customItemDate) : this.clock.now(),
+    });
+    return toPayoutAdjustmentResponse(created);
+  }
+
+  async list(scope: ShopScope, q: PayoutAdjustmentListQueryDto): Promise<PayoutAdjustmentListDto> {
+    const vendorId = q.vendorId ? toObjectId(q.vendorId) : undefined;
+    if (vendorId === null) throw new ValidationError('vendorId must be a 24-character hex id');
+    const { total, items } = await this.adjustments.page(
+      scope,
+      { vendorId, status: q.status, type: q.type, customItemDate: dayRangeFilter(q.start, q.end) },
+      (q.page - 1) * q.limit,
+      q.limit,
+    );
+    return { items: items.map(toPayoutAdjustmentResponse), total, page: q.page, limit: q.limit };
+  }
+
+  async get(scope: ShopScope, id: string): Promise<PayoutAdjustmentDto> {
+    return toPayoutAdjustmentResponse(await this.load(scope, id));
+  }
+
+  async update(scope: ShopScope, id: string, body: UpdatePayoutAdjustmentDto): Promise<PayoutAdjustmentDto> {
+    const current = await this.load(scope, id);
+    if (!UPDATABLE.some((k) => body[k] !== undefined)) {
+      throw new ValidationError(`Send at least one of ${UPDATABLE.join(', ')}`);
+    }
+    if (current.status === 'PAID') throw new AdjustmentPaidError();
+    const changes: AdjustmentChanges = {};
+    if (body.amount !== undefined || body.type !== undefined) {
+      const type = body.type ?? current.type;
+      changes.type = type;
+      changes.amount = signedAmount(type, body.amount ?? Math.abs(current.amount));
+    }
+    if (body.comments !== undefined) changes.comments = body.comments;
+    if (body.customItemDate !== undefined) changes.customItemDate = new Date(body.customItemDate);
+    const updated = await this.adjustments.updateUnpaid(scope, current._id, changes);
+    if (!updated) throw await this.whyUnchanged(scope, id);
+    return toPayoutAdjustmentResponse(updated);
+  }
+
+  async remove(scope: ShopScope, id: string): Promise<DeletedPayoutAdjustmentDto> {
+    const current = await this.load(scope, id);
+    if (current.status === 'PAID') throw new AdjustmentPaidError();
+    if (!(await this.adjustments.deleteUnpaid(scope, current._id))) throw await this.whyUnchanged(scope, id);
+    return { _id: String(current._id), deleted: true };
+  }
+
+  private async load(scope: ShopScope, id: string): Promise<PayoutAdjustment> {
+    const found = await this.adjustments.findById(scope, id);
+    if (!found) throw new NotFoundError('Payout adjustment');
+    return found;
+  }
+
+  /** A conditional write matched nothing: the record was paid or deleted meanwhile. */
+  private async whyUnchanged(scope: ShopScope, id: string): Promise<Error> {
+    const now = await this.adjustments.findById(scope, id);
+    return now?.status === 'PAID' ? new AdjustmentPaidError() : new NotFoundError('Payout adjustment');
+  }
+}

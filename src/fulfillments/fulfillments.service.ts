@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { Types } from 'mongoose';
+import { Clock } from '../common/clock/clock';
+import { nextOffset } from '../common/pagination';
+import { ShopScope, toObjectId } from '../common/tenancy';
+import { LineItemFulfillment } from '../line-items/line-item.schema';
+import { dayRangeFilter } from '../payouts/date-range';
+import {
+  CreateFulfillmentDto,
+  FulfillmentListDto,
+  FulfillmentListQueryDto,
+  FulfillmentResultDto,
+  FulfillmentResultsDto,
+} from './dto/fulfillment.dto';
+import { toFulfillmentRow } from './fulfillment.mapper';
+import { FulfillableLineItem, FulfillmentLineItemsRepository } from './fulfillment-line-items.repository';
+import { StorePlatformUnavailable } from './platform/shopify-store-platform';
+import { PlatformLineOutcome } from './platform/store-platform';
+import { StorePlatforms } from './platform/store-platforms';
+import { ShopPlatformService } from './shop-platform.service';
+
+/** A claim older than this belongs to a request that died; another request may take the line. */
+export const FULFILLMENT_CLAIM_TTL_MS = 2 * 60 * 1000;
+
+export const FULFILLMENT_MESSAGES = {
+  notFound: 'Line item not found',
+  duplicate: 'Line item is listed more than once in this request',
+  alreadyFulfilled: 'Line item is already fulfilled',
+  busy: 'Line item is being fulfilled by another request; try again shortly',
+  cancelled: 'The order of this line item is cancelled',
+  unreachable: 'The store platform could not be asked; nothing was fulfilled, try again',
+} as const;
+
+@Injectable()
+export class FulfillmentsService {
+  private readonly logger = new Logger(FulfillmentsService.name);
+
+  constructor(
+    private readonly lineItems: FulfillmentLineItemsRepository,
+    private readonly platforms: StorePlatforms,
+    private readonly shopPlatform: ShopPlatformService,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(scope: ShopScope, q: FulfillmentListQueryDto): Promise<FulfillmentListDto> {
+    const { total, items } = await this.lineItems.page(
+      scope,
+      {
+        vendorId: q.vendorId ? (toObjectId(q.vendorId) ?? undefined) : undefined,
+        orderCreatedAt: dayRangeFilter(q.start, q.end),
+        fulfillmentStatus: q.fulfillment,
+        shipmentStatus: q.shipment,
+      },
+      q,
+    );
+    return { total, nextOffset: nextOffset(q, total), fulfillments: items.map(toFulfillmentRow) };
+  }
+
+  /**
+   * Creates the fulfillment on the store platform, one call per order, and records the tracking on
+   * the line items. Every requested id gets its own result; nothing here changes the HTTP status.
+   */
+  async create(scope: ShopScope, body: CreateFulfillmentDto): Promise<FulfillmentResultsDto> {
+    const results = new Map<number, FulfillmentResultDto>();
+    const error = (i: number, message: string) =>
+      results.set(i, { type: 'error', lineItemId: body.lineItemsToFulfill[i], message });
+
+    // 1. Well-formed, first mention of each id.
+    const firstIndex = new Map<string, number>();
+    const ids: Types.ObjectId[] = [];
+    body.lineItemsToFulfill.forEach((raw, i) => {
+      const id = toObjectId(raw);
+      if (!id) return error(i, FULFILLMENT_MESSAGES.notFound);
+      const key = String(id);
+      if (firstIndex.has(key)) return error(i, FULFILLMENT_MESSAGES.duplicate);
+      firstIndex.set(key, i);
+      ids.push(id);
+    });
+
+    // 2. Claim, then read what was claimed (one bulkWrite, one read).
+    const now = this.clock.now();
+    const lockId = randomUUID();
+    await this.lineItems.claim(scope, ids, lockId, now, new Date(now.getTime() - FULFILLMENT_CLAIM_TTL_MS));
+    const rows = new Map((await this.lineItems.findByIds(scope, ids)).map((r) => [String(r._id), r]));
+    const claimed: FulfillableLineItem[] = [];
+    const cancelled: Types.ObjectId[] = [];
+    for (const [key, i] of firstIndex) {
+      const row = rows.get(key);
+      if (!row) error(i, FULFILLMENT_MESSAGES.notFound);
+      else if (row.fulfillmentLock !== lockId) {
+        error(
+          i,
+          row.fulfillmentStatus === 'fulfilled'
+            ? FULFILLMENT_MESSAGES.alreadyFulfilled
+            : FULFILLMENT_MESSAGES.busy,
+        );
+      } else if (row.cancelled) {
+        error(i, FULFILLMENT_MESSAGES.cancelled);
+        cancelled.push(row._id);
+      } else claimed.push(row);
+    }
+    await this.lineItems.release(scope, cancelled, lockId);
+
+    // 3. One platform call per order; record successes, free the rest.
+    if (claimed.length > 0) {
+      const { platform, shop } = await this.shopPlatform.platformShop(scope);
+      const adapter = this.platforms.for(platform);
+      const byOrder = new Map<number, FulfillableLineItem[]>();
+      for (const row of claimed) byOrder.set(row.orderId, [...(byOrder.get(row.orderId) ?? []), row]);
+      const tracking = { company: body.shippingCarrier, number: body.trackingNumber, url: body.trackingUrl };
+      const done: Array<{ _id: Types.ObjectId; fulfillment: LineItemFulfillment }> = [];
+      const failed: Types.ObjectId[] = [];
+      for (const [orderId, lines] of byOrder) {
+        let outcomes: PlatformLineOutcome[];
+        try {
+          outcomes = await adapter.createFulfillment({
+            shop,
+            orderId,
+            lines: lines.map((l) => ({ lineItemId: l.lineItemId, quantity: l.quantity })),
+            tracking,
+          });
+        } catch (err) {
+          if (!(err instanceof StorePlatformUnavailable)) {
+            this.logger.error(
+              `fulfillment of order ${orderId} failed: ${(err as Error)?.stack ?? String(err)}`,
+            );
+          }
+          const message =
+            err instanceof StorePlatformUnavailable ? err.message : FULFILLMENT_MESSAGES.unreachable;
+          outcomes = lines.map((l) => ({ lineItemId: l.lineItemId, ok: false, message }));
+        }
+        const byLine = new Map(outcomes.map((o) => [o.lineItemId, o]));
+        for (const line of lines) {
+          const i = firstIndex.get(String(line._id))!;
+          const outcome = byLine.get(line.lineItemId);
+          if (outcome?.ok) {
+            done.push({
+              _id: line._id,
+              fulfillment: {
+                status: outcome.status,
+                trackingCompany: tracking.company,
+                trackingNumber: tracking.number,
+                trackingUrl: tracking.url,
+                shipmentStatus: null,
+                platformFulfillmentId: outcome.fulfillmentId,
+                createdAt: this.clock.now(),
+              } as LineItemFulfillment,
+            });
+            results.set(i, {
+              type: 'success',
+              lineItemId: body.lineItemsToFulfill[i],
+              message: `Fulfilled with ${tracking.company} tracking number ${tracking.number}`,
+            });
+          } else {
+            failed.push(line._id);
+            error(i, outcome && !outcome.ok ? outcome.message : FULFILLMENT_MESSAGES.unreachable);
+          }
+        }
+      }
+      await this.lineItems.recordFulfilled(scope, done, lockId);
+      await this.lineItems.release(scope, failed, lockId);
+    }
+    return { fulfillments: body.lineItemsToFulfill.map((_, i) => results.get(i)!) };
+  }
+}

@@ -1,0 +1,199 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { platformConfig, type PlatformConfig } from '../../config/configuration';
+import { PlatformFulfillmentRequest, PlatformLineOutcome, StorePlatform } from './store-platform';
+
+export const SHOPIFY_API_VERSION = '2025-01';
+const REQUEST_TIMEOUT_MS = 15_000;
+
+export const FULFILLMENT_ORDERS_QUERY = `query FulfillmentOrdersForOrder($id: ID!) {
+  order(id: $id) {
+    id
+    fulfillmentOrders(first: 50) {
+      nodes {
+        id
+        status
+        lineItems(first: 250) { nodes { id remainingQuantity lineItem { id } } }
+      }
+    }
+  }
+}`;
+
+export const FULFILLMENT_CREATE_MUTATION = `mutation FulfillmentCreate($fulfillment: FulfillmentInput!) {
+  fulfillmentCreate(fulfillment: $fulfillment) {
+    fulfillment { id status }
+    userErrors { field message }
+  }
+}`;
+
+interface FulfillmentOrdersData {
+  order: {
+    fulfillmentOrders: {
+      nodes: Array<{
+        id: string;
+        status: string;
+        lineItems: { nodes: Array<{ id: string; remainingQuantity: number; lineItem: { id: string } }> };
+      }>;
+    };
+  } | null;
+}
+
+interface FulfillmentCreateData {
+  fulfillmentCreate: {
+    fulfillment: { id: string; status: string } | null;
+    userErrors: Array<{ field?: string[] | null; message: string }>;
+  } | null;
+}
+
+/** A request the platform did not answer usefully (HTTP error, GraphQL error, bad JSON). */
+export class StorePlatformUnavailable extends Error {}
+
+const OPEN_STATUSES = new Set(['OPEN', 'IN_PROGRESS']);
+const gid = (type: string, id: number | string) => `gid://shopify/${type}/${id}`;
+/** `gid://shopify/Fulfillment/255858046` → `255858046` (what REST webhooks call the fulfillment id). */
+export const legacyId = (g: string) => g.slice(g.lastIndexOf('/') + 1);
+
+/**
+ * Shopify Admin API (GraphQL) adapter: finds the order's open fulfillment orders, then calls
+ * `fulfillmentCreate` once per fulfillment order with the requested lines and the tracking.
+ * The endpoint is `SHOPIFY_API_BASE_URL` (`{shop}` is replaced by the shop domain; default
+ * `https://{shop}`) + `/admin/api/<version>/graphql.json`, authenticated with the shop's access token.
+ */
+@Injectable()
+export class ShopifyStorePlatform extends StorePlatform {
+  readonly name = 'shopify';
+
+  constructor(@Inject(platformConfig.KEY) private readonly cfg: PlatformConfig) {
+    super();
+  }
+
+  async createFulfillment(req: PlatformFulfillmentRequest): Promise<PlatformLineOutcome[]> {
+    const fail = (lineItemId: number, message: string): PlatformLineOutcome => ({
+      lineItemId,
+      ok: false,
+      message,
+    });
+    if (!req.shop.accessToken) {
+      return req.lines.map((l) =>
+        fail(
+          l.lineItemId,
+          'No store platform access token is set for this shop; set one with PUT /v1/shop/platform',
+        ),
+      );
+    }
+    const data = await this.graphql<FulfillmentOrdersData>(req, FULFILLMENT_ORDERS_QUERY, {
+      id: gid('Order', req.orderId),
+    });
+    if (!data.order) {
+      return req.lines.map((l) =>
+        fail(l.lineItemId, `The store platform does not know order ${req.orderId}`),
+      );
+    }
+    // Where each requested line can be fulfilled: an open fulfillment order with quantity left.
+    const placement = new Map<number, { fulfillmentOrderId: string; id: string; quantity: number }>();
+    for (const fo of data.order.fulfillmentOrders.nodes) {
+      if (!OPEN_STATUSES.has(fo.status)) continue;
+      for (const n of fo.lineItems.nodes) {
+        const lineItemId = Number(legacyId(n.lineItem.id));
+        if (n.remainingQuantity > 0 && !placement.has(lineItemId)) {
+          placement.set(lineItemId, { fulfillmentOrderId: fo.id, id: n.id, quantity: n.remainingQuantity });
+        }
+      }
+    }
+    const outcomes = new Map<number, PlatformLineOutcome>();
+    const byFulfillmentOrder = new Map<string, Array<{ lineItemId: number; id: string; quantity: number }>>();
+    for (const line of req.lines) {
+      const at = placement.get(line.lineItemId);
+      if (!at) {
+        outcomes.set(
+          line.lineItemId,
+          fail(line.lineItemId, 'The store platform has nothing left to fulfil for this line item'),
+        );
+        continue;
+      }
+      const group = byFulfillmentOrder.get(at.fulfillmentOrderId) ?? [];
+      group.push({ lineItemId: line.lineItemId, id: at.id, quantity: at.quantity });
+      byFulfillmentOrder.set(at.fulfillmentOrderId, group);
+    }
+    for (const [fulfillmentOrderId, lines] of byFulfillmentOrder) {
+      const created = await this.graphql<FulfillmentCreateData>(req, FULFILLMENT_CREATE_MUTATION, {
+        fulfillment: {
+          lineItemsByFulfillmentOrder: [
+            {
+              fulfillmentOrderId,
+              fulfillmentOrderLineItems: lines.map((l) => ({ id: l.id, quantity: l.quantity })),
+            },
+          ],
+          trackingInfo: { company: req.tracking.company, number: req.tracking.number, url: req.tracking.url },
+          notifyCustomer: false,
+        },
+      });
+      const result = created.fulfillmentCreate;
+      const refused = result?.userErrors?.length ? result.userErrors.map((e) => e.message).join('; ') : null;
+      for (const l of lines) {
+        outcomes.set(
+          l.lineItemId,
+          refused || !result?.fulfillment
+            ? fail(
+                l.lineItemId,
+                `The store platform refused the fulfillment: ${refused ?? 'no fulfillment returned'}`,
+              )
+            : {
+                lineItemId: l.lineItemId,
+                ok: true,
+                fulfillmentId: legacyId(result.fulfillment.id),
+                status: result.fulfillment.status.toLowerCase(),
+              },
+        );
+      }
+    }
+    return req.lines.map((l) => outcomes.get(l.lineItemId)!);
+  }
+
+  endpoint(domain: string): string {
+    const base = (this.cfg.shopifyApiBaseUrl ?? 'https://{shop}')
+      .replace('{shop}', domain)
+      .replace(/\/+$/, '');
+    return `${base}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`;
+  }
+
+  private async graphql<T>(
+    req: PlatformFulfillmentRequest,
+    query: string,
+    variables: Record<string, unknown>,
+  ): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(this.endpoint(req.shop.domain), {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'x-shopify-access-token': req.shop.accessToken!,
+        },
+        body: JSON.stringify({ query, variables }),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+    } catch {
+      throw new StorePlatformUnavailable('The store platform could not be reached');
+    }
+    if (res.status === 401 || res.status === 403) {
+      throw new StorePlatformUnavailable(
+        `The store platform refused the access token (HTTP ${res.status}); set a valid one with PUT /v1/shop/platform`,
+      );
+    }
+    if (!res.ok) throw new StorePlatformUnavailable(`The store platform answered HTTP ${res.status}`);
+    let body: { data?: T; errors?: Array<{ message?: string }> };
+    try {
+      body = (await res.json()) as typeof body;
+    } catch {
+      throw new StorePlatformUnavailable('The store platform answered with a malformed body');
+    }
+    if (body.errors?.length) {
+      throw new StorePlatformUnavailable(
+        `The store platform reported an error: ${body.errors.map((e) => e.message ?? 'unknown').join('; ')}`,
+      );
+    }
+    if (!body.data) throw new StorePlatformUnavailable('The store platform answered without data');
+    return body.data;
+  }
+}

@@ -1,0 +1,62 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { Types } from 'mongoose';
+
+/**
+ * queued → running → completed; a failed run goes back to queued while the job has attempts left,
+ * else to failed. A later trigger of the same vendor and period runs a failed batch again.
+ */
+export const BATCH_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
+
+/**
+ * One payout of one vendor for one period (DESIGN §8). Unique per (shop, vendor, periodEnd): the
+ * same trigger again finds this batch instead of making another. Totals are written when the batch
+ * completes, summed from the line items and adjustments that carry its id.
+ */
+@Schema({ collection: 'payout_batches', timestamps: true })
+export class PayoutBatch {
+  _id!: Types.ObjectId;
+
+  @Prop({ type: Types.ObjectId, required: true })
+  shopId!: Types.ObjectId;
+
+  @Prop({ type: Types.ObjectId, required: true })
+  vendorId!: Types.ObjectId;
+
+  @Prop({ type: String, required: true })
+  vendorName!: string;
+
+  /** The `until` day (YYYY-MM-DD, UTC) the batch pays up to, inclusive. */
+  @Prop({ type: String, required: true })
+  periodEnd!: string;
+
+  /** The last instant paid: periodEnd at 23:59:59.999Z. */
+  @Prop({ type: Date, required: true })
+  cutoff!: Date;
+
+  @Prop({ type: String, enum: BATCH_STATUSES, default: 'queued' })
+  status!: BatchStatus;
+
+  @Prop({ type: Number, default: 0 }) lineItemCount!: number;
+  @Prop({ type: Number, default: 0 }) lineItemTotal!: number;
+  @Prop({ type: Number, default: 0 }) adjustmentCount!: number;
+  @Prop({ type: Number, default: 0 }) adjustmentTotal!: number;
+  @Prop({ type: Number, default: 0 }) total!: number;
+
+  /** How many runs started (retries and reruns included). */
+  @Prop({ type: Number, default: 0 }) runs!: number;
+  @Prop({ type: String, default: null }) lastError!: string | null;
+  @Prop({ type: Date, default: null }) startedAt!: Date | null;
+  @Prop({ type: Date, default: null }) completedAt!: Date | null;
+
+  /** Run lease: at most one run of a batch at a time; an expired lease (crashed run) can be taken over. */
+  @Prop({ type: String, default: null }) leaseId!: string | null;
+  @Prop({ type: Date, default: null }) leaseUntil!: Date | null;
+
+  createdAt!: Date;
+  updatedAt!: Date;
+}
+
+export const PayoutBatchSchema = SchemaFactory.createForClass(PayoutBatch);
+PayoutBatchSchema.index({ shopId: 1, vendorId: 1, periodEnd: 1 }, { unique: true });
+PayoutBatchSchema.index({ shopId: 1, createdAt: -1, _id: -1 });

@@ -1,0 +1,166 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model, Types } from 'mongoose';
+import { ShopScope, TenantRepository, toObjectId } from '../common/tenancy';
+import { BatchStatus, PayoutBatch } from './payout-batch.schema';
+
+export interface BatchTotals {
+  lineItemCount: number;
+  lineItemTotal: number;
+  adjustmentCount: number;
+  adjustmentTotal: number;
+  total: number;
+}
+
+@Injectable()
+export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
+  protected override readonly vendorField = 'vendorId';
+
+  constructor(@InjectModel(PayoutBatch.name) model: Model<PayoutBatch>) {
+    super(model);
+  }
+
+  /** The batch of (vendor, periodEnd): found, or created queued. Safe under concurrent triggers. */
+  async findOrCreate(
+    scope: ShopScope,
+    key: { vendorId: Types.ObjectId; periodEnd: string },
+    init: { vendorName: string; cutoff: Date },
+  ): Promise<PayoutBatch> {
+    const filter = this.scoped(scope, key);
+    const update = { $setOnInsert: { ...init, status: 'queued' as const } };
+    try {
+      return (await this.model
+        .findOneAndUpdate(filter, update, { upsert: true, new: true, setDefaultsOnInsert: true })
+        .lean<PayoutBatch>()
+        .exec())!;
+    } catch (err) {
+      // Two triggers raced to insert the same key: the unique index let one win; read its batch.
+      if ((err as { code?: number }).code !== 11000) throw err;
+      return (await this.model.findOne(filter).lean<PayoutBatch>().exec())!;
+    }
+  }
+
+  findById(scope: ShopScope, id: string | Types.ObjectId): Promise<PayoutBatch | null> {
+    const _id = typeof id === 'string' ? toObjectId(id) : id;
+    return _id
+      ? this.model.findOne(this.scoped(scope, { _id })).lean<PayoutBatch>().exec()
+      : Promise.resolve(null);
+  }
+
+  /** Batches of the period that have not completed (crashed or failed runs to resume). */
+  unfinishedForPeriod(scope: ShopScope, periodEnd: string): Promise<PayoutBatch[]> {
+    return this.model
+      .find(this.scoped(scope, { periodEnd, status: { $ne: 'completed' } }))
+      .lean<PayoutBatch[]>()
+      .exec();
+  }
+
+  /** One page newest first, plus the total (counted only when the page cannot tell it). */
+  async page(
+    scope: ShopScope,
+    filter: { vendorId?: Types.ObjectId; status?: BatchStatus },
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; items: PayoutBatch[] }> {
+    const where = this.scoped(
+      scope,
+      Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)),
+    );
+    const items = await this.model
+      .find(where)
+      .sort({ createdAt: -1, _id: -1 })
+      .skip(page.offset)
+      .limit(page.limit)
+      .lean<PayoutBatch[]>()
+      .exec();
+    if ((items.length > 0 && items.length < page.limit) || (items.length === 0 && page.offset === 0)) {
+      return { total: page.offset + items.length, items };
+    }
+    return { total: await this.model.countDocuments(where).exec(), items };
+  }
+
+  /** A failed batch goes back to queued when it is triggered again. */
+  requeue(scope: ShopScope, id: Types.ObjectId): Promise<PayoutBatch | null> {
+    return this.model
+      .findOneAndUpdate(
+        this.scoped(scope, { _id: id, status: 'failed' }),
+        { $set: { status: 'queued' } },
+        { new: true },
+      )
+      .lean<PayoutBatch>()
+      .exec();
+  }
+
+  /**
+   * Takes the run lease of a batch that is not completed and whose lease is free or expired.
+   * Null when another run holds it (or the batch is completed).
+   */
+  acquire(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    leaseId: string,
+    now: Date,
+    until: Date,
+  ): Promise<PayoutBatch | null> {
+    return this.model
+      .findOneAndUpdate(
+        this.scoped(scope, {
+          _id: id,
+          status: { $ne: 'completed' },
+          $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }],
+        }),
+        { $set: { status: 'running', leaseId, leaseUntil: until, startedAt: now }, $inc: { runs: 1 } },
+        { new: true },
+      )
+      .lean<PayoutBatch>()
+      .exec();
+  }
+
+  /** Extends the lease; false when it was lost (expired and taken over), so the run must stop. */
+  async renew(scope: ShopScope, id: Types.ObjectId, leaseId: string, until: Date): Promise<boolean> {
+    const res = await this.model
+      .updateOne(this.scoped(scope, { _id: id, leaseId }), { $set: { leaseUntil: until } })
+      .exec();
+    return res.matchedCount === 1;
+  }
+
+  complete(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    leaseId: string,
+    totals: BatchTotals,
+    at: Date,
+  ): Promise<PayoutBatch | null> {
+    return this.model
+      .findOneAndUpdate(
+        this.scoped(scope, { _id: id, leaseId }),
+        {
+          $set: {
+            ...totals,
+            status: 'completed',
+            completedAt: at,
+            lastError: null,
+            leaseId: null,
+            leaseUntil: null,
+          },
+        },
+        { new: true },
+      )
+      .lean<PayoutBatch>()
+      .exec();
+  }
+
+  /** Records a failed run and frees the lease: `failed` when no retry follows, else back to `queued`. */
+  async release(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    leaseId: string,
+    error: string,
+    final: boolean,
+  ): Promise<void> {
+    await this.model
+      .updateOne(this.scoped(scope, { _id: id, leaseId }), {
+        $set: { status: final ? 'failed' : 'queued', lastError: error, leaseId: null, leaseUntil: null },
+      })
+      .exec();
+  }
+}

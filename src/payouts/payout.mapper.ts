@@ -1,0 +1,45 @@
+import { PayoutBatchDto } from './dto/payout-batch.dto';
+import { PayoutRowDto } from './dto/payout.dto';
+import { PayoutBatch } from './payout-batch.schema';
+import type { PayoutRowSource } from './payout-line-items.repository';
+
+const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+
+export function toPayoutRow(li: PayoutRowSource): PayoutRowDto {
+  return {
+    _id: String(li._id),
+    orderNumber: li.orderNumber,
+    orderName: li.orderName,
+    vendorId: li.vendorId ? String(li.vendorId) : '',
+    vendorName: li.vendorName ?? '',
+    lineItemName: li.name,
+    payout: li.payout,
+    paid: li.paid,
+    balance: li.balance,
+    payoutStatus: li.payoutStatus,
+    fulfillmentStatus: li.fulfillmentStatus,
+    batchId: li.batchId ?? null,
+    date: li.orderCreatedAt.toISOString(),
+  };
+}
+
+export function toPayoutBatchResponse(b: PayoutBatch): PayoutBatchDto {
+  return {
+    _id: String(b._id),
+    vendorId: String(b.vendorId),
+    vendorName: b.vendorName,
+    periodEnd: b.periodEnd,
+    cutoff: b.cutoff.toISOString(),
+    status: b.status,
+    lineItemCount: b.lineItemCount,
+    lineItemTotal: b.lineItemTotal,
+    adjustmentCount: b.adjustmentCount,
+    adjustmentTotal: b.adjustmentTotal,
+    total: b.total,
+    runs: b.runs,
+    lastError: b.lastError ?? null,
+    createdAt: b.createdAt.toISOString(),
+    startedAt: iso(b.startedAt),
+    completedAt: iso(b.completedAt),
+  };
+}

@@ -1,0 +1,70 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Scope, V1Auth } from '../common/auth/auth.decorators';
+import { ApiV1Errors } from '../common/http/api-errors.decorator';
+import type { ShopScope } from '../common/tenancy';
+import {
+  CreatePayoutBatchesDto,
+  PayoutBatchDto,
+  PayoutBatchesQueuedDto,
+  PayoutBatchListDto,
+  PayoutBatchListQueryDto,
+} from './dto/payout-batch.dto';
+import { PayoutListDto, PayoutListQueryDto } from './dto/payout.dto';
+import { PayoutsService } from './payouts.service';
+
+@ApiTags('Payouts')
+@V1Auth('shop')
+@Controller('v1/payouts')
+export class PayoutsV1Controller {
+  constructor(private readonly payouts: PayoutsService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'Payout line items: what each vendor is owed, has been paid and has outstanding',
+    description:
+      'Line items of paid orders (and lines a batch already paid), newest order first. ' +
+      '`start`/`end` are UTC calendar days, both inclusive.',
+  })
+  @ApiOkResponse({ type: PayoutListDto })
+  @ApiV1Errors(422)
+  list(@Scope() scope: ShopScope, @Query() query: PayoutListQueryDto): Promise<PayoutListDto> {
+    return this.payouts.list(scope, query);
+  }
+
+  @Post('batches')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Queue payout batches up to a period end (one per vendor)',
+    description:
+      'Answers at once with the batch ids; the batches run on the payout queue. A batch is unique per ' +
+      'vendor and period: triggering the same vendor and `until` again answers the same batch and pays ' +
+      'nothing twice (a failed batch is run again and resumes where it stopped). Items dated in a period ' +
+      'that arrive after its batch completed are paid by the next period.',
+  })
+  @ApiAcceptedResponse({ type: PayoutBatchesQueuedDto })
+  @ApiV1Errors(400, 422)
+  trigger(@Scope() scope: ShopScope, @Body() body: CreatePayoutBatchesDto): Promise<PayoutBatchesQueuedDto> {
+    return this.payouts.triggerBatches(scope, body);
+  }
+
+  @Get('batches')
+  @ApiOperation({ summary: 'List payout batches, newest first' })
+  @ApiOkResponse({ type: PayoutBatchListDto })
+  @ApiV1Errors(422)
+  listBatches(
+    @Scope() scope: ShopScope,
+    @Query() query: PayoutBatchListQueryDto,
+  ): Promise<PayoutBatchListDto> {
+    return this.payouts.listBatches(scope, query);
+  }
+
+  @Get('batches/:id')
+  @ApiOperation({ summary: 'Read one payout batch: vendor, period end, totals and status' })
+  @ApiParam({ name: 'id', example: '6742c1d2e3f4a5b6c7d8e9f0' })
+  @ApiOkResponse({ type: PayoutBatchDto })
+  @ApiV1Errors(404)
+  getBatch(@Scope() scope: ShopScope, @Param('id') id: string): Promise<PayoutBatchDto> {
+    return this.payouts.getBatch(scope, id);
+  }
+}
