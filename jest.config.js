@@ -1,7 +1,12 @@
 /** Two projects: `unit` (pure logic, beside the code) and `e2e` (HTTP against the real services). */
 const common = {
   moduleFileExtensions: ['js', 'json', 'ts'],
-  transform: { '^.+\\.ts$': 'ts-jest' },
+  transform: {
+    '^.+\\.ts$': 'ts-jest',
+    // content-disposition@3 (via @fastify/static, Swagger UI) ships ESM only: Node loads it, Jest's loader needs it as CJS.
+    '^.+\\.js$': ['ts-jest', { tsconfig: '<rootDir>/../tsconfig.jest.json' }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
   testEnvironment: 'node',
 };
 module.exports = {
