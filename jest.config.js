@@ -18,6 +18,8 @@ module.exports = {
       rootDir: 'test',
       testRegex: '.*\\.e2e-spec\\.ts$',
       setupFiles: ['<rootDir>/support/env.ts'],
+      // Booting the app creates every index on a fresh database; FerretDB makes that seconds, not ms.
+      testTimeout: 60_000,
     },
   ],
 };
