@@ -6,8 +6,12 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { FulfillmentsModule } from './fulfillments/fulfillments.module';
 import { HealthModule } from './health/health.module';
+import { IngestionModule } from './ingestion/ingestion.module';
+import { LineItemsModule } from './line-items/line-items.module';
 import { MerchantKeysModule } from './merchant-keys/merchant-keys.module';
+import { OrdersModule } from './orders/orders.module';
 import { PayoutsModule } from './payouts/payouts.module';
+import { ProductsModule } from './products/products.module';
 import { QueuesModule } from './queues/queues.module';
 import { RedisModule } from './redis/redis.module';
 import { ShopsModule } from './shops/shops.module';
@@ -20,6 +24,10 @@ export const FEATURE_MODULES = [
   AuthModule,
   ShopsModule,
   MerchantKeysModule,
+  LineItemsModule,
+  ProductsModule,
+  OrdersModule,
+  IngestionModule,
   FulfillmentsModule,
   PayoutsModule,
   AdjustmentsModule,

@@ -17,6 +17,8 @@ export class LineItemFulfillment {
   /** Store-platform fulfillment id, when known. */
   @Prop({ type: String, default: null }) platformFulfillmentId!: string | null;
   @Prop({ type: Date, default: null }) createdAt!: Date | null;
+  /** When the shipment status first read `delivered` (fulfillments/update webhooks). */
+  @Prop({ type: Date, default: null }) deliveredAt!: Date | null;
 }
 export const LineItemFulfillmentSchema = SchemaFactory.createForClass(LineItemFulfillment);
 
@@ -61,6 +63,8 @@ export class LineItem {
   @Prop({ type: Number, default: null }) variantId!: number | null;
   @Prop({ type: Number, default: 0 }) price!: number;
   @Prop({ type: Number, default: 0 }) quantity!: number;
+  /** `updated_at` of the order version the line was last ingested from: older webhooks never overwrite it. */
+  @Prop({ type: Date, default: null }) sourceUpdatedAt!: Date | null;
 
   // Figures (DESIGN §6).
   @Prop({ type: Number, default: 0 }) sales!: number;
@@ -89,7 +93,8 @@ export class LineItem {
   @Prop({ type: Date, default: null }) paidAt!: Date | null;
 
   // Fulfillment.
-  @Prop({ type: String, enum: ['fulfilled', 'unfulfilled'], default: 'unfulfilled' }) fulfillmentStatus!: 'fulfilled' | 'unfulfilled';
+  @Prop({ type: String, enum: ['fulfilled', 'unfulfilled'], default: 'unfulfilled' }) fulfillmentStatus!:
+    'fulfilled' | 'unfulfilled';
   @Prop({ type: LineItemFulfillmentSchema, default: null }) fulfillment!: LineItemFulfillment | null;
   /** Claim held while a POST /v1/fulfillments call is creating this line's fulfillment (expires). */
   @Prop({ type: String, default: null }) fulfillmentLock!: string | null;

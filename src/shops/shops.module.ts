@@ -1,12 +1,15 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { Shop, ShopSchema } from './shop.schema';
+import { ShopSettingsService } from './shop-settings.service';
+import { ShopSettingsV1Controller } from './shop-settings.v1.controller';
 import { ShopsRepository } from './shops.repository';
 import { ShopsService } from './shops.service';
 
 @Module({
   imports: [MongooseModule.forFeature([{ name: Shop.name, schema: ShopSchema }])],
-  providers: [ShopsRepository, ShopsService],
+  controllers: [ShopSettingsV1Controller],
+  providers: [ShopsRepository, ShopsService, ShopSettingsService],
   exports: [ShopsService],
 })
 export class ShopsModule {}

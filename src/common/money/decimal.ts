@@ -1,0 +1,42 @@
+import Decimal from 'decimal.js';
+
+/** Decimal arithmetic for money: generous precision, half-up (away from zero) rounding. */
+export const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
+export type Money = Decimal;
+
+/** What amounts arrive as: numbers from our own documents, strings from the store platform. */
+export type Amount = number | string | Decimal;
+
+/** An amount as a Decimal; missing, empty or non-numeric input counts as 0. */
+export function money(value: Amount | null | undefined): Decimal {
+  if (value === null || value === undefined || value === '') return new Money(0);
+  try {
+    const d = new Money(value);
+    return d.isFinite() ? d : new Money(0);
+  } catch {
+    return new Money(0);
+  }
+}
+
+/** Half-up (0.005 → 0.01, −0.005 → −0.01) to 2 dp, as the stored number. */
+export function round2(value: Amount): number {
+  const n = money(value).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toNumber();
+  return n === 0 ? 0 : n; // no −0 in documents or JSON
+}
+
+/** Exact sum of amounts, rounded half-up to 2 dp. */
+export function sumAmounts(values: Iterable<Amount | null | undefined>): number {
+  let total = new Money(0);
+  for (const v of values) total = total.plus(money(v));
+  return round2(total);
+}
+
+/** a − b on amounts, rounded half-up to 2 dp. */
+export function subtractAmounts(a: Amount, b: Amount): number {
+  return round2(money(a).minus(money(b)));
+}
+
+/** a × b, rounded half-up to 2 dp (e.g. a unit price times a quantity). */
+export function multiplyAmount(a: Amount, b: Amount): number {
+  return round2(money(a).times(money(b)));
+}

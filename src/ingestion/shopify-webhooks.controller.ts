@@ -1,0 +1,58 @@
+import { Controller, Headers, HttpCode, Post, RawBodyRequest, Req } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { ApiV1Errors } from '../common/http/api-errors.decorator';
+import { WebhookAckDto } from './dto/webhook.dto';
+import { IngestionService, SUPPORTED_TOPICS } from './ingestion.service';
+
+/** Called by the store platform, not by API users: authenticated by the HMAC signature, not a token. */
+@ApiTags('Webhooks')
+@Controller('webhooks')
+export class ShopifyWebhooksController {
+  constructor(private readonly ingestion: IngestionService) {}
+
+  @Post('shopify')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Receive a store-platform (Shopify-format) webhook',
+    description:
+      'Verifies `X-Shopify-Hmac-Sha256` (base64 HMAC-SHA256 of the raw body with the shop’s webhook secret), ' +
+      'acknowledges a repeated `X-Shopify-Webhook-Id` without processing it again, and queues the payload; ' +
+      `processing happens asynchronously. Topics: ${SUPPORTED_TOPICS.join(', ')}; other topics are acknowledged ` +
+      'and ignored. Bad or missing signature, or an unknown shop → 401 and nothing is stored.',
+  })
+  @ApiHeader({ name: 'X-Shopify-Topic', required: true, example: 'orders/create' })
+  @ApiHeader({ name: 'X-Shopify-Shop-Domain', required: true, example: 'demo.myshopify.com' })
+  @ApiHeader({
+    name: 'X-Shopify-Webhook-Id',
+    required: true,
+    example: 'b54557e4-bdd9-4b37-8a5f-bf7d70bcd043',
+  })
+  @ApiHeader({
+    name: 'X-Shopify-Hmac-Sha256',
+    required: true,
+    example: 'XWmrwMey6OsLMeiZKwP4FppHH3cmAiiJJAweH5Jo4bM=',
+  })
+  @ApiBody({
+    description: 'Shopify REST Admin order, product or fulfillment JSON',
+    schema: { type: 'object', additionalProperties: true, example: { id: 5549201834154, line_items: [] } },
+  })
+  @ApiOkResponse({ type: WebhookAckDto })
+  @ApiV1Errors(400, 401, 413, 422)
+  receive(
+    @Req() req: RawBodyRequest<FastifyRequest>,
+    @Headers('x-shopify-topic') topic?: string,
+    @Headers('x-shopify-shop-domain') shopDomain?: string,
+    @Headers('x-shopify-webhook-id') webhookId?: string,
+    @Headers('x-shopify-hmac-sha256') hmac?: string,
+  ): Promise<WebhookAckDto> {
+    return this.ingestion.receive({
+      topic,
+      shopDomain,
+      webhookId,
+      hmac,
+      rawBody: req.rawBody,
+      payload: req.body,
+    });
+  }
+}

@@ -1,0 +1,123 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { PAYOUT_STATUSES, PayoutStatus } from '../line-item.schema';
+
+export class LineItemFulfillmentDto {
+  @ApiProperty({ example: 'success' })
+  status!: string;
+  @ApiProperty({ type: String, nullable: true, example: 'UPS' })
+  trackingCompany!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '1Z999AA10123456784' })
+  trackingNumber!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
+  })
+  trackingUrl!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'in_transit, delivered, …',
+    example: 'in_transit',
+  })
+  shipmentStatus!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: '2026-11-22T09:30:00.000Z' })
+  createdAt!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null })
+  deliveredAt!: string | null;
+}
+
+/** A calculated line item (spec §2.4): identifiers, the order context and every figure. */
+export class LineItemDto {
+  @ApiProperty({
+    description: 'Internal id of the calculated line item',
+    example: '6740b9f1c2a4e15b3c9d0a21',
+  })
+  _id!: string;
+  @ApiProperty({ example: 13601741586602 })
+  lineItemId!: number;
+  @ApiProperty({ example: 5549201834154 })
+  orderId!: number;
+  @ApiProperty({ example: '#1042' })
+  orderName!: string;
+  @ApiProperty({ example: 1042 })
+  orderNumber!: number;
+  @ApiProperty({ type: String, format: 'date-time', example: '2026-11-21T10:00:00.000Z' })
+  orderCreatedAt!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Null while no vendor of that name exists',
+    example: '6740b9f1c2a4e15b3c9d0a11',
+  })
+  vendorId!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The line's vendor field, lowercased",
+    example: 'acme apparel',
+  })
+  vendorName!: string | null;
+  @ApiProperty({ example: 'Red T-shirt - M' })
+  name!: string;
+  @ApiProperty({ type: String, nullable: true, example: 'M' })
+  variantTitle!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'TSHIRT-RED-M' })
+  sku!: string | null;
+  @ApiProperty({ type: Number, nullable: true, example: 7513594577066 })
+  productId!: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: 42374833356970 })
+  variantId!: number | null;
+  @ApiProperty({ example: 20 })
+  price!: number;
+  @ApiProperty({ example: 2 })
+  quantity!: number;
+  @ApiProperty({ example: 40 })
+  sales!: number;
+  @ApiProperty({ example: 4 })
+  discount!: number;
+  @ApiProperty({ example: 36 })
+  salesAfterDiscount!: number;
+  @ApiProperty({ example: 3.6 })
+  tax!: number;
+  @ApiProperty({ example: 4.99 })
+  shipping!: number;
+  @ApiProperty({ example: 3.6 })
+  commission!: number;
+  @ApiProperty({ type: String, nullable: true, example: 'vendor:percentage:10' })
+  commissionPlan!: string | null;
+  @ApiProperty({ example: 12.5 })
+  costOfItem!: number;
+  @ApiProperty({ example: 0 })
+  taxOnCommissions!: number;
+  @ApiProperty({ example: 0 })
+  tcs!: number;
+  @ApiProperty({ example: 0 })
+  totalGlobalDeductions!: number;
+  @ApiProperty({ example: 0 })
+  deduction!: number;
+  @ApiProperty({ example: 32.4 })
+  payout!: number;
+  @ApiProperty({ description: 'salesAfterDiscount − costOfItem', example: 23.5 })
+  profit!: number;
+  @ApiProperty({ example: 0 })
+  paid!: number;
+  @ApiProperty({ description: 'payout − paid', example: 32.4 })
+  balance!: number;
+  @ApiProperty({ enum: PAYOUT_STATUSES, example: 'unpaid' })
+  payoutStatus!: PayoutStatus;
+  @ApiProperty({ description: 'Paid out: skipped by updates', example: false })
+  frozen!: boolean;
+  @ApiProperty({ example: 'paid' })
+  financialStatus!: string;
+  @ApiProperty({ example: false })
+  cancelled!: boolean;
+  @ApiProperty({ enum: ['fulfilled', 'unfulfilled'], example: 'unfulfilled' })
+  fulfillmentStatus!: 'fulfilled' | 'unfulfilled';
+  @ApiProperty({ type: LineItemFulfillmentDto, nullable: true })
+  fulfillment!: LineItemFulfillmentDto | null;
+  @ApiProperty({ type: String, format: 'date-time', example: '2026-11-21T10:00:02.000Z' })
+  createdAt!: string;
+  @ApiProperty({ type: String, format: 'date-time', example: '2026-11-21T10:00:02.000Z' })
+  updatedAt!: string;
+}

@@ -1,0 +1,227 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+
+export const MAX_UPDATE_ITEMS = 100;
+
+const money = (description: string, example: number) =>
+  ApiPropertyOptional({ type: Number, description: `${description} (rounded half-up to 2 dp)`, example });
+const finite = { allowNaN: false, allowInfinity: false };
+
+/** The updatable figures of spec §2.4; any other key is refused with 422. */
+export class LineItemFieldsDto {
+  @money('Cost of goods of the line; also sets the SKU record’s per-unit cost of goods', 12.5)
+  @IsOptional()
+  @IsNumber(finite)
+  costOfItem?: number;
+
+  @money('Commission amount', 4.2)
+  @IsOptional()
+  @IsNumber(finite)
+  commission?: number;
+
+  @ApiPropertyOptional({ description: 'Commission plan label', maxLength: 200, example: 'manual:flat:4.2' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  commissionPlan?: string;
+
+  @money('Vendor deduction', 1.5)
+  @IsOptional()
+  @IsNumber(finite)
+  deduction?: number;
+
+  @money('Vendor payout; balance and payoutStatus follow it', 30)
+  @IsOptional()
+  @IsNumber(finite)
+  payout?: number;
+
+  @money('Shipping amount', 4.99)
+  @IsOptional()
+  @IsNumber(finite)
+  shipping?: number;
+
+  @money('Sales amount', 40)
+  @IsOptional()
+  @IsNumber(finite)
+  sales?: number;
+
+  @money('Sales after discount', 36)
+  @IsOptional()
+  @IsNumber(finite)
+  salesAfterDiscount?: number;
+
+  @money('Tax amount', 3.6)
+  @IsOptional()
+  @IsNumber(finite)
+  tax?: number;
+
+  @money('TCS amount', 0.36)
+  @IsOptional()
+  @IsNumber(finite)
+  tcs?: number;
+
+  @money('Tax on commissions', 0.76)
+  @IsOptional()
+  @IsNumber(finite)
+  taxOnCommissions?: number;
+
+  @money('Global deductions', 0.72)
+  @IsOptional()
+  @IsNumber(finite)
+  totalGlobalDeductions?: number;
+
+  @money('Discount amount', 4)
+  @IsOptional()
+  @IsNumber(finite)
+  discount?: number;
+}
+
+export const UPDATABLE_FIELDS = [
+  'costOfItem',
+  'commission',
+  'commissionPlan',
+  'deduction',
+  'payout',
+  'shipping',
+  'sales',
+  'salesAfterDiscount',
+  'tax',
+  'tcs',
+  'taxOnCommissions',
+  'totalGlobalDeductions',
+  'discount',
+] as const;
+export type UpdatableField = (typeof UPDATABLE_FIELDS)[number];
+
+export class LineItemUpdateItemDto {
+  @ApiProperty({ description: 'Store-platform line item id', example: 13601741586602 })
+  @IsInt()
+  @Min(1)
+  lineItemId!: number;
+
+  @ApiProperty({ description: 'Store-platform order id', example: 5549201834154 })
+  @IsInt()
+  @Min(1)
+  orderId!: number;
+
+  @ApiPropertyOptional({
+    type: LineItemFieldsDto,
+    description: 'Figures to write; needs fields, recalculate, or both',
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => LineItemFieldsDto)
+  fields?: LineItemFieldsDto;
+
+  @ApiPropertyOptional({
+    description: 'true queues a recalculation (after the fields are written)',
+    example: true,
+  })
+  @IsOptional()
+  @IsBoolean()
+  recalculate?: boolean;
+}
+
+/**
+ * Two exclusive modes (spec §4.2): `items` (1–100 line items by store ids), or `bySku` (every line
+ * item of the shop with that SKU) with `fields` and/or `recalculate` at the top level.
+ */
+export class UpdateLineItemsDto {
+  @ApiPropertyOptional({
+    type: [LineItemUpdateItemDto],
+    maxItems: MAX_UPDATE_ITEMS,
+    minItems: 1,
+    description: 'Items mode. Not with bySku.',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_UPDATE_ITEMS)
+  @ValidateNested({ each: true })
+  @Type(() => LineItemUpdateItemDto)
+  items?: LineItemUpdateItemDto[];
+
+  @ApiPropertyOptional({
+    description: "By-SKU mode: matches all the shop's line items with this SKU. Not with items.",
+    example: 'TSHIRT-RED-M',
+    minLength: 1,
+    maxLength: 200,
+  })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  bySku?: string;
+
+  @ApiPropertyOptional({
+    type: LineItemFieldsDto,
+    description: 'By-SKU mode: required unless recalculate is true',
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => LineItemFieldsDto)
+  fields?: LineItemFieldsDto;
+
+  @ApiPropertyOptional({ description: 'By-SKU mode: true queues a recalculation', example: false })
+  @IsOptional()
+  @IsBoolean()
+  recalculate?: boolean;
+}
+
+export const LINE_ITEM_UPDATE_STATUSES = [
+  'updated',
+  'recalculate_queued',
+  'updated_and_recalculate_queued',
+] as const;
+export type LineItemUpdateStatus = (typeof LINE_ITEM_UPDATE_STATUSES)[number];
+
+export class LineItemUpdateResultDto {
+  @ApiProperty({ example: 13601741586602 })
+  lineItemId!: number;
+  @ApiProperty({ example: 5549201834154 })
+  orderId!: number;
+  @ApiProperty({ enum: LINE_ITEM_UPDATE_STATUSES, example: 'updated_and_recalculate_queued' })
+  status!: LineItemUpdateStatus;
+}
+
+export class LineItemUpdateErrorDto {
+  @ApiProperty({ example: 13601741586603 })
+  lineItemId!: number;
+  @ApiProperty({ example: 5549201834154 })
+  orderId!: number;
+  @ApiProperty({ example: 'Line item not found' })
+  error!: string;
+}
+
+export class UpdateLineItemsResponseDto {
+  @ApiProperty({ description: 'false when errors is not empty', example: false })
+  success!: boolean;
+  @ApiProperty({ description: 'Entries whose fields were written', example: 1 })
+  updated!: number;
+  @ApiProperty({ description: 'Entries whose recalculation was queued', example: 1 })
+  recalculateQueued!: number;
+  @ApiProperty({ type: [LineItemUpdateResultDto] })
+  results!: LineItemUpdateResultDto[];
+  @ApiProperty({
+    type: [LineItemUpdateErrorDto],
+    example: [{ lineItemId: 13601741586603, orderId: 5549201834154, error: 'Line item not found' }],
+  })
+  errors!: LineItemUpdateErrorDto[];
+}

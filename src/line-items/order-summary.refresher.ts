@@ -1,0 +1,124 @@
+import { Injectable } from '@nestjs/common';
+import { Types } from 'mongoose';
+import type { ShopScope } from '../common/tenancy';
+import { orderObjectId, vendorOrderSummaryId } from '../orders/order-ids';
+import { OrderSummariesRepository, OrderSummaryWrite } from '../orders/order-summaries.repository';
+import {
+  buildOrderSummaries,
+  SummaryLine,
+  SummaryOrderContext,
+  SummaryTotals,
+} from '../orders/order-summary.builder';
+import type { LineItem } from './line-item.schema';
+import { LineItemsRepository } from './line-items.repository';
+
+const REFRESH_CHUNK = 500;
+
+/**
+ * Keeps the materialised order summaries in step with line items: every write path (ingestion,
+ * updates, recalculation, fulfillments) ends by handing its orders here.
+ */
+@Injectable()
+export class OrderSummaryRefresher {
+  constructor(
+    private readonly lineItems: LineItemsRepository,
+    private readonly summaries: OrderSummariesRepository,
+  ) {}
+
+  /** The documents for one order whose context and complete line set the caller holds. */
+  docsFor(scope: ShopScope, ctx: SummaryOrderContext, lines: SummaryLine[]): OrderSummaryWrite[] {
+    const orderRef = orderObjectId(scope.shopId, ctx.orderId);
+    const parts = buildOrderSummaries(lines);
+    const doc = (
+      id: Types.ObjectId,
+      vendorId: Types.ObjectId | null,
+      totals: SummaryTotals,
+    ): OrderSummaryWrite => ({
+      _id: id,
+      vendorId,
+      orderRef,
+      orderId: ctx.orderId,
+      orderName: ctx.orderName,
+      orderNumber: ctx.orderNumber,
+      orderCreatedAt: ctx.orderCreatedAt,
+      financialStatus: ctx.financialStatus,
+      cancelled: ctx.cancelled,
+      notes: ctx.notes,
+      customer: ctx.customer,
+      ...totals,
+    });
+    return [
+      doc(orderRef, null, parts.shop),
+      ...parts.vendors.map((v) =>
+        doc(
+          vendorOrderSummaryId(scope.shopId, ctx.orderId, v.vendorId),
+          new Types.ObjectId(v.vendorId),
+          v.totals,
+        ),
+      ),
+    ];
+  }
+
+  /** First summaries of a new order: a plain insert, or a replace when they already exist. */
+  async writeNew(scope: ShopScope, orderId: number, docs: OrderSummaryWrite[]): Promise<void> {
+    if (!(await this.summaries.insertNew(scope, docs))) {
+      await this.summaries.replaceForOrders(scope, [orderId], docs, true);
+    }
+  }
+
+  async write(
+    scope: ShopScope,
+    orderIds: number[],
+    docs: OrderSummaryWrite[],
+    prune: boolean,
+  ): Promise<void> {
+    await this.summaries.replaceForOrders(scope, orderIds, docs, prune);
+  }
+
+  /**
+   * Rebuilds the summaries of these orders from their stored line items (one read per chunk of
+   * orders). `prune` when a line item may have changed vendor.
+   */
+  async refresh(scope: ShopScope, orderIds: number[], prune: boolean): Promise<void> {
+    const unique = [...new Set(orderIds)];
+    for (let i = 0; i < unique.length; i += REFRESH_CHUNK) {
+      const chunk = unique.slice(i, i + REFRESH_CHUNK);
+      const [lines, shopLevel] = await Promise.all([
+        this.lineItems.findForOrders(scope, chunk),
+        this.summaries.findShopLevel(
+          scope,
+          chunk.map((id) => orderObjectId(scope.shopId, id)),
+        ),
+      ]);
+      const extras = new Map(shopLevel.map((s) => [String(s._id), s]));
+      const byOrder = new Map<number, LineItem[]>();
+      for (const l of lines) {
+        const list = byOrder.get(l.orderId);
+        if (list) list.push(l);
+        else byOrder.set(l.orderId, [l]);
+      }
+      const docs: OrderSummaryWrite[] = [];
+      for (const [orderId, orderLines] of byOrder) {
+        const first = orderLines[0];
+        const extra = extras.get(String(orderObjectId(scope.shopId, orderId)));
+        docs.push(
+          ...this.docsFor(
+            scope,
+            {
+              orderId,
+              orderName: first.orderName,
+              orderNumber: first.orderNumber,
+              orderCreatedAt: first.orderCreatedAt,
+              financialStatus: first.financialStatus,
+              cancelled: first.cancelled,
+              notes: extra?.notes ?? null,
+              customer: extra?.customer ?? null,
+            },
+            orderLines,
+          ),
+        );
+      }
+      await this.summaries.replaceForOrders(scope, chunk, docs, prune);
+    }
+  }
+}

@@ -1,0 +1,152 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { PageInfoDto } from '../../common/pagination';
+import { LineItemDto } from '../../line-items/dto/line-item.dto';
+
+export class OrderQueryDto {
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description: '`true` answers the calculated line items of the order instead of the raw order',
+    example: 'true',
+  })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  lineItems?: 'true' | 'false';
+}
+
+export class CustomerSummaryDto {
+  @ApiProperty({ type: Number, nullable: true, example: 6940695429290 })
+  id!: number | null;
+  @ApiProperty({ type: String, nullable: true, example: 'jane@example.com' })
+  email!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'Jane' })
+  firstName!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'Doe' })
+  lastName!: string | null;
+}
+
+/** An order in a V2 list (spec §2.10). Totals cover the caller's view: the whole order, or one vendor's lines. */
+export class OrderListItemDto {
+  @ApiProperty({
+    description: 'Order id (the same in the shop and vendor views)',
+    example: '673f1c2b9e1d4a0012345678',
+  })
+  _id!: string;
+  @ApiProperty({ description: 'Store-platform order id', example: 5549201834154 })
+  orderId!: number;
+  @ApiProperty({ example: '#1042' })
+  orderName!: string;
+  @ApiProperty({ example: 1042 })
+  orderNumber!: number;
+  @ApiProperty({ type: String, format: 'date-time', example: '2026-11-21T10:00:00.000Z' })
+  createdAt!: string;
+  @ApiProperty({ example: 3 })
+  totalQuantity!: number;
+  @ApiProperty({ example: 2 })
+  lineItemCount!: number;
+  @ApiProperty({ example: 60 })
+  totalSales!: number;
+  @ApiProperty({ description: 'Sales after discount', example: 56 })
+  totalNetSales!: number;
+  @ApiProperty({ example: 20 })
+  totalCostOfItem!: number;
+  @ApiProperty({ description: 'totalNetSales − totalCostOfItem', example: 36 })
+  totalProfit!: number;
+  @ApiProperty({ example: 5.6 })
+  totalCommission!: number;
+  @ApiProperty({ example: 50.4 })
+  totalPayout!: number;
+  @ApiProperty({
+    type: [String],
+    description: 'Distinct per-line fulfillment statuses',
+    example: ['fulfilled', 'unfulfilled'],
+  })
+  status!: string[];
+  @ApiProperty({ enum: ['fulfilled', 'partial', 'unfulfilled'], example: 'partial' })
+  fulfillmentStatus!: string;
+  @ApiProperty({ enum: ['paid', 'unpaid', 'partial'], example: 'unpaid' })
+  vendorPayoutStatus!: string;
+  @ApiProperty({ example: 'paid' })
+  financialStatus!: string;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'First fulfillment',
+    example: '2026-11-22T09:30:00.000Z',
+  })
+  shipDate!: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Last delivery reported',
+    example: null,
+  })
+  deliveryDate!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'Leave at the back door' })
+  notes!: string | null;
+  @ApiProperty({ type: CustomerSummaryDto, nullable: true })
+  customer!: CustomerSummaryDto | null;
+}
+
+export class OrdersPageDto {
+  @ApiProperty({ type: [OrderListItemDto] })
+  orders!: OrderListItemDto[];
+  @ApiProperty({ type: PageInfoDto })
+  pageInfo!: PageInfoDto;
+  @ApiProperty({ example: 42 })
+  totalCount!: number;
+}
+
+export class VendorOrdersPageDto {
+  @ApiProperty({
+    type: [OrderListItemDto],
+    description: "The vendor's orders; totals cover its own line items only",
+  })
+  items!: OrderListItemDto[];
+  @ApiProperty({ type: PageInfoDto })
+  pageInfo!: PageInfoDto;
+  @ApiProperty({ example: 7 })
+  totalCount!: number;
+}
+
+export class OrdersPageEnvelopeDto {
+  @ApiProperty({ enum: [true], example: true })
+  success!: true;
+  @ApiProperty({ type: OrdersPageDto })
+  data!: OrdersPageDto;
+}
+
+export class VendorOrdersPageEnvelopeDto {
+  @ApiProperty({ enum: [true], example: true })
+  success!: true;
+  @ApiProperty({ type: VendorOrdersPageDto })
+  data!: VendorOrdersPageDto;
+}
+
+export class RawOrderResponseDto {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'The order as the store platform last sent it, with `_id`, `orderId`, `orderNumber` and `shopId`',
+    example: {
+      _id: '673f1c2b9e1d4a0012345678',
+      orderId: 5549201834154,
+      orderNumber: 1042,
+      shopId: '6740b9f1c2a4e15b3c9d0a10',
+      name: '#1042',
+      financial_status: 'paid',
+      line_items: [
+        { id: 13601741586602, sku: 'TSHIRT-RED-M', vendor: 'Acme Apparel', price: '20.00', quantity: 2 },
+      ],
+    },
+  })
+  orders!: Record<string, unknown>;
+}
+
+export class OrderLineItemsResponseDto {
+  @ApiProperty({ type: [LineItemDto], description: 'The calculated line items of the order' })
+  orders!: LineItemDto[];
+}

@@ -1,0 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { NotFoundError } from '../common/errors';
+import { buildCursorPage, CursorPageQueryDto, resolveCursorWindow } from '../common/pagination';
+import type { ShopScope } from '../common/tenancy';
+import { authConfig, AuthConfig } from '../config/configuration';
+import { toLineItemResponse } from '../line-items/line-item.mapper';
+import { LineItemsService } from '../line-items/line-items.service';
+import {
+  OrderLineItemsResponseDto,
+  OrdersPageDto,
+  RawOrderResponseDto,
+  VendorOrdersPageDto,
+} from './dto/order.dto';
+import { toOrderListItem, toRawOrder } from './order.mapper';
+import { OrderSummariesRepository } from './order-summaries.repository';
+import { OrdersRepository } from './orders.repository';
+
+const ORDER_ID_RE = /^[1-9][0-9]{0,15}$/;
+
+@Injectable()
+export class OrdersService {
+  constructor(
+    private readonly orders: OrdersRepository,
+    private readonly summaries: OrderSummariesRepository,
+    private readonly lineItems: LineItemsService,
+    @Inject(authConfig.KEY) private readonly auth: AuthConfig,
+  ) {}
+
+  async getRaw(scope: ShopScope, orderIdParam: string): Promise<RawOrderResponseDto> {
+    const order = await this.orders.findByOrderId(scope, parseOrderId(orderIdParam));
+    if (!order) throw new NotFoundError('Order');
+    return { orders: toRawOrder(order) };
+  }
+
+  async getLineItems(scope: ShopScope, orderIdParam: string): Promise<OrderLineItemsResponseDto> {
+    const orderId = parseOrderId(orderIdParam);
+    const items = await this.lineItems.listForOrder(scope, orderId);
+    if (items.length === 0 && !(await this.orders.exists(scope, orderId))) throw new NotFoundError('Order');
+    return { orders: items.map(toLineItemResponse) };
+  }
+
+  /** The caller's orders, newest first: the shop's (shop token) or one vendor's (vendor token). */
+  async list(scope: ShopScope, query: CursorPageQueryDto): Promise<OrdersPageDto | VendorOrdersPageDto> {
+    const context = scope.vendorId ? `orders:${scope.shopId}:${scope.vendorId}` : `orders:${scope.shopId}`;
+    const key = this.auth.cursorKey;
+    const window = resolveCursorWindow(query, key, context);
+    const { rows, hasMoreBehind, totalCount } = await this.summaries.page(scope, window);
+    const page = buildCursorPage(
+      rows,
+      window,
+      (r) => ({ t: new Date(r.orderCreatedAt).getTime(), id: String(r._id) }),
+      key,
+      context,
+      { hasMoreBehind, totalCount },
+    );
+    const items = page.items.map(toOrderListItem);
+    return scope.vendorId
+      ? { items, pageInfo: page.pageInfo, totalCount }
+      : { orders: items, pageInfo: page.pageInfo, totalCount };
+  }
+}
+
+/** A store-platform order id in a path; anything else can match nothing (404, never 500). */
+function parseOrderId(param: string): number {
+  if (!ORDER_ID_RE.test(param)) throw new NotFoundError('Order');
+  const n = Number(param);
+  if (!Number.isSafeInteger(n)) throw new NotFoundError('Order');
+  return n;
+}

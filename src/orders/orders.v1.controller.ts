@@ -1,0 +1,47 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import {
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import { Scope, V1Auth } from '../common/auth/auth.decorators';
+import { ApiV1Errors } from '../common/http/api-errors.decorator';
+import type { ShopScope } from '../common/tenancy';
+import { OrderLineItemsResponseDto, OrderQueryDto, RawOrderResponseDto } from './dto/order.dto';
+import { OrdersService } from './orders.service';
+
+@ApiTags('Orders')
+@V1Auth('shop')
+@ApiExtraModels(RawOrderResponseDto, OrderLineItemsResponseDto)
+@Controller('v1/orders')
+export class OrdersV1Controller {
+  constructor(private readonly orders: OrdersService) {}
+
+  @Get(':orderId')
+  @ApiOperation({
+    summary: 'One order: the raw order, or with lineItems=true its calculated line items',
+  })
+  @ApiParam({ name: 'orderId', description: 'Store-platform (numeric) order id', example: '5549201834154' })
+  @ApiOkResponse({
+    description: '`{orders: raw order}`, or `{orders: [calculated line items]}` with lineItems=true',
+    schema: {
+      oneOf: [
+        { $ref: getSchemaPath(RawOrderResponseDto) },
+        { $ref: getSchemaPath(OrderLineItemsResponseDto) },
+      ],
+    },
+  })
+  @ApiV1Errors(404, 422)
+  get(
+    @Scope() scope: ShopScope,
+    @Param('orderId') orderId: string,
+    @Query() query: OrderQueryDto,
+  ): Promise<RawOrderResponseDto | OrderLineItemsResponseDto> {
+    return query.lineItems === 'true'
+      ? this.orders.getLineItems(scope, orderId)
+      : this.orders.getRaw(scope, orderId);
+  }
+}

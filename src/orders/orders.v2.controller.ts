@@ -1,0 +1,62 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { Scope, V2Auth } from '../common/auth/auth.decorators';
+import { ApiV2Errors } from '../common/http/api-errors.decorator';
+import { ok, V2Envelope } from '../common/http/envelope';
+import { CursorPageQueryDto } from '../common/pagination';
+import type { ShopScope } from '../common/tenancy';
+import {
+  OrdersPageDto,
+  OrdersPageEnvelopeDto,
+  VendorOrdersPageDto,
+  VendorOrdersPageEnvelopeDto,
+} from './dto/order.dto';
+import { OrdersService } from './orders.service';
+
+/**
+ * DESIGN §3: `GET /v2/orders` answers a shop token with the shop's orders and a vendor token with
+ * its own; `GET /orders` is the vendor surface; a merchant token gets 403 on both.
+ */
+@ApiTags('Orders')
+@ApiExtraModels(OrdersPageEnvelopeDto, VendorOrdersPageEnvelopeDto)
+@Controller()
+export class OrdersV2Controller {
+  constructor(private readonly orders: OrdersService) {}
+
+  @Get('v2/orders')
+  @V2Auth('shop', 'vendor')
+  @ApiOperation({
+    summary: 'Orders, newest first (cursor paging)',
+    description:
+      'Shop token: `{orders, pageInfo, totalCount}` over every order of the shop. Vendor token: ' +
+      '`{items, pageInfo, totalCount}` over the vendor’s own orders, totals covering its line items only. ' +
+      'A merchant token is refused with 403.',
+  })
+  @ApiOkResponse({
+    schema: {
+      oneOf: [
+        { $ref: getSchemaPath(OrdersPageEnvelopeDto) },
+        { $ref: getSchemaPath(VendorOrdersPageEnvelopeDto) },
+      ],
+    },
+  })
+  @ApiV2Errors(422)
+  async list(
+    @Scope() scope: ShopScope,
+    @Query() query: CursorPageQueryDto,
+  ): Promise<V2Envelope<OrdersPageDto | VendorOrdersPageDto>> {
+    return ok(await this.orders.list(scope, query));
+  }
+
+  @Get('orders')
+  @V2Auth('vendor')
+  @ApiOperation({ summary: "The vendor's own orders, newest first (cursor paging)" })
+  @ApiOkResponse({ type: VendorOrdersPageEnvelopeDto })
+  @ApiV2Errors(422)
+  async vendorList(
+    @Scope() scope: ShopScope,
+    @Query() query: CursorPageQueryDto,
+  ): Promise<V2Envelope<OrdersPageDto | VendorOrdersPageDto>> {
+    return ok(await this.orders.list(scope, query));
+  }
+}

@@ -1,0 +1,61 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { Types } from 'mongoose';
+
+@Schema({ _id: false })
+export class ProductVariant {
+  @Prop({ type: Number, default: null }) id!: number | null;
+  @Prop({ type: String, default: null }) title!: string | null;
+  @Prop({ type: String, default: null }) sku!: string | null;
+  @Prop({ type: Number, default: 0 }) price!: number;
+  @Prop({ type: Number, default: 0 }) inventoryQuantity!: number;
+  @Prop({ type: Boolean, default: true }) requiresShipping!: boolean;
+}
+export const ProductVariantSchema = SchemaFactory.createForClass(ProductVariant);
+
+@Schema({ _id: false })
+export class ProductImage {
+  @Prop({ type: Number, default: null }) id!: number | null;
+  @Prop({ type: String, default: null }) src!: string | null;
+  @Prop({ type: String, default: null }) alt!: string | null;
+  @Prop({ type: Number, default: null }) position!: number | null;
+}
+export const ProductImageSchema = SchemaFactory.createForClass(ProductImage);
+
+/**
+ * A product as the store platform last sent it (spec §2.6). `_id` is derived from (shop, productId);
+ * `platformUpdatedAt` orders versions; a products/delete leaves a tombstone (`deletedAt`) so a late,
+ * older create/update cannot bring the product back.
+ */
+@Schema({ collection: 'products', timestamps: true })
+export class Product {
+  _id!: Types.ObjectId;
+
+  @Prop({ type: Types.ObjectId, required: true })
+  shopId!: Types.ObjectId;
+
+  @Prop({ type: Number, required: true }) productId!: number;
+  @Prop({ type: String, default: '' }) title!: string;
+  @Prop({ type: String, default: '' }) handle!: string;
+  @Prop({ type: String, default: '' }) productType!: string;
+  /** The vendor field as sent. */
+  @Prop({ type: String, default: '' }) vendor!: string;
+  /** `vendor` trimmed and lowercased: how products are matched to vendors. */
+  @Prop({ type: String, default: null }) vendorName!: string | null;
+  @Prop({ type: String, default: 'active' }) status!: string;
+  @Prop({ type: Number, default: 0 }) totalInventory!: number;
+  @Prop({ type: Boolean, default: false }) isDigital!: boolean;
+  @Prop({ type: [ProductVariantSchema], default: [] }) variants!: ProductVariant[];
+  @Prop({ type: [ProductImageSchema], default: [] }) images!: ProductImage[];
+  @Prop({ type: [String], default: [] }) tags!: string[];
+  @Prop({ type: Date, required: true }) platformCreatedAt!: Date;
+  @Prop({ type: Date, required: true }) platformUpdatedAt!: Date;
+  @Prop({ type: Date, default: null }) deletedAt!: Date | null;
+
+  createdAt!: Date;
+  updatedAt!: Date;
+}
+
+export const ProductSchema = SchemaFactory.createForClass(Product);
+ProductSchema.index({ shopId: 1, productId: 1 }, { unique: true });
+ProductSchema.index({ shopId: 1, deletedAt: 1, platformCreatedAt: -1, _id: -1 });
+ProductSchema.index({ shopId: 1, vendorName: 1, deletedAt: 1, platformCreatedAt: -1, _id: -1 });

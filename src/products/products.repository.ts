@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model, Types } from 'mongoose';
+import { ShopScope, TenantRepository } from '../common/tenancy';
+import { isDuplicateKey } from '../line-items/line-items.repository';
+import { Product } from './product.schema';
+
+export type ProductVersion = Omit<Product, '_id' | 'shopId' | 'deletedAt' | 'createdAt' | 'updatedAt'>;
+
+export function productObjectId(shopId: string, productId: number): Types.ObjectId {
+  return new Types.ObjectId(
+    createHash('sha256').update(`product\0${shopId}\0${productId}`).digest().subarray(0, 12),
+  );
+}
+
+@Injectable()
+export class ProductsRepository extends TenantRepository<Product> {
+  constructor(@InjectModel(Product.name) model: Model<Product>) {
+    super(model);
+  }
+
+  /** Stores the product unless a same-or-newer version (or its deletion) is already stored. */
+  async upsertVersion(scope: ShopScope, version: ProductVersion): Promise<'created' | 'updated' | 'stale'> {
+    const _id = productObjectId(scope.shopId, version.productId);
+    try {
+      await this.model.create({ ...version, _id, deletedAt: null, ...this.owner(scope) });
+      return 'created';
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    const res = await this.model
+      .updateOne(
+        this.scoped(scope, { _id, deletedAt: null, platformUpdatedAt: { $lte: version.platformUpdatedAt } }),
+        { $set: version },
+      )
+      .exec();
+    return res.matchedCount > 0 ? 'updated' : 'stale';
+  }
+
+  /** Tombstones the product (also when it was never seen, so a late create cannot revive it). */
+  async markDeleted(scope: ShopScope, productId: number, at: Date): Promise<void> {
+    const _id = productObjectId(scope.shopId, productId);
+    await this.model
+      .updateOne(
+        this.scoped(scope, { _id }),
+        {
+          $set: { deletedAt: at },
+          $setOnInsert: { productId, platformCreatedAt: at, platformUpdatedAt: at },
+        },
+        { upsert: true },
+      )
+      .exec();
+  }
+
+  /** One page of live products, newest first; the count is skipped when the page proves the total. */
+  async page(
+    scope: ShopScope,
+    vendorName: string | null | undefined,
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; items: Product[] }> {
+    const filter: Record<string, unknown> = { deletedAt: null };
+    if (vendorName !== undefined) filter.vendorName = vendorName;
+    const where = this.scoped(scope, filter);
+    const items = await this.model
+      .find(where)
+      .sort({ platformCreatedAt: -1, _id: -1 })
+      .skip(page.offset)
+      .limit(page.limit)
+      .lean<Product[]>()
+      .exec();
+    if (items.length > 0 && items.length < page.limit) return { total: page.offset + items.length, items };
+    if (items.length === 0 && page.offset === 0) return { total: 0, items };
+    return { total: await this.model.countDocuments(where).exec(), items };
+  }
+}

@@ -1,0 +1,72 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsNumber, IsOptional, Max, Min } from 'class-validator';
+
+const rate = (description: string, example: number) =>
+  ApiPropertyOptional({
+    type: Number,
+    minimum: 0,
+    maximum: 100,
+    description: `${description} (percent: 18 means 18 %)`,
+    example,
+  });
+const finite = { allowNaN: false, allowInfinity: false, maxDecimalPlaces: 4 };
+
+/** PUT /v1/shop/settings: only the given settings change. */
+export class UpdateShopSettingsDto {
+  @rate('Tax charged on the commission', 18)
+  @IsOptional()
+  @IsNumber(finite)
+  @Min(0)
+  @Max(100)
+  taxOnCommissionRate?: number;
+
+  @rate('Tax collected at source, on sales after discount', 1)
+  @IsOptional()
+  @IsNumber(finite)
+  @Min(0)
+  @Max(100)
+  tcsRate?: number;
+
+  @rate('Global deduction, on sales after discount', 2)
+  @IsOptional()
+  @IsNumber(finite)
+  @Min(0)
+  @Max(100)
+  globalDeductionRate?: number;
+
+  @ApiPropertyOptional({ description: "Add the line's shipping share to the vendor payout", example: true })
+  @IsOptional()
+  @IsBoolean()
+  payShippingToVendor?: boolean;
+
+  @ApiPropertyOptional({ description: "Add the line's tax to the vendor payout", example: false })
+  @IsOptional()
+  @IsBoolean()
+  payTaxToVendor?: boolean;
+}
+
+/** The settings that feed the money calculation (DESIGN §6); all default to 0 / false. */
+export class ShopSettingsDto {
+  @ApiProperty({ example: 18 })
+  taxOnCommissionRate!: number;
+  @ApiProperty({ example: 1 })
+  tcsRate!: number;
+  @ApiProperty({ example: 2 })
+  globalDeductionRate!: number;
+  @ApiProperty({ example: true })
+  payShippingToVendor!: boolean;
+  @ApiProperty({ example: false })
+  payTaxToVendor!: boolean;
+}
+
+export class ShopSettingsResponseDto {
+  @ApiProperty({ type: ShopSettingsDto })
+  settings!: ShopSettingsDto;
+}
+
+export class UpdatedShopSettingsResponseDto {
+  @ApiProperty({ example: 'Settings updated; they apply to new orders and to recalculations' })
+  message!: string;
+  @ApiProperty({ type: ShopSettingsDto })
+  settings!: ShopSettingsDto;
+}
