@@ -47,12 +47,9 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
       : Promise.resolve(null);
   }
 
-  /** Batches of the period that have not completed (crashed or failed runs to resume). */
-  unfinishedForPeriod(scope: ShopScope, periodEnd: string): Promise<PayoutBatch[]> {
-    return this.model
-      .find(this.scoped(scope, { periodEnd, status: { $ne: 'completed' } }))
-      .lean<PayoutBatch[]>()
-      .exec();
+  /** Every batch of the period: a repeated trigger answers them again (and resumes unfinished ones). */
+  forPeriod(scope: ShopScope, periodEnd: string): Promise<PayoutBatch[]> {
+    return this.model.find(this.scoped(scope, { periodEnd })).lean<PayoutBatch[]>().exec();
   }
 
   /** One page newest first, plus the total (counted only when the page cannot tell it). */

@@ -106,13 +106,13 @@ export class PayoutEngine {
       }
       vendors = [vendor];
     } else {
-      const [fromItems, fromAdjustments, unfinished] = await Promise.all([
+      const [fromItems, fromAdjustments, existing] = await Promise.all([
         this.lineItems.vendorsWithPayable(scope, cutoff),
         this.adjustments.vendorsWithPayable(scope, cutoff),
-        this.batches.unfinishedForPeriod(scope, input.until),
+        this.batches.forPeriod(scope, input.until),
       ]);
       const ids = new Map<string, Types.ObjectId>();
-      for (const id of [...fromItems, ...fromAdjustments, ...unfinished.map((b) => b.vendorId)])
+      for (const id of [...fromItems, ...fromAdjustments, ...existing.map((b) => b.vendorId)])
         ids.set(String(id), id);
       const names = await this.vendors.namesByIds(scope, [...ids.values()]);
       vendors = [...ids.values()]

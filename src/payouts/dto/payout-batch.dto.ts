@@ -6,7 +6,9 @@ import { BATCH_STATUSES, type BatchStatus } from '../payout-batch.schema';
 
 export class CreatePayoutBatchesDto {
   @ApiPropertyOptional({
-    description: 'Pay only this vendor; omitted: every vendor with something payable up to `until`',
+    description:
+      'Pay only this vendor; omitted: every vendor with something payable up to `until`, and every vendor ' +
+      'already batched for that period (answered with its existing batch)',
     example: '6740b9f1c2a4e15b3c9d0a21',
   })
   @IsOptional()
