@@ -1,4 +1,4 @@
-import type { AnyBulkWriteOperation, Model } from 'mongoose';
+import type { Model } from 'mongoose';
 
 /**
  * Statements per bulkWrite command. FerretDB v1.24 keeps the query of every statement of an
@@ -21,7 +21,7 @@ export interface BulkWriteTotals {
 /** Every bulkWrite in the code base goes through here (unordered within a chunk, chunks in order). */
 export async function chunkedBulkWrite<T>(
   model: Model<T>,
-  ops: AnyBulkWriteOperation<T>[],
+  ops: Parameters<Model<T>['bulkWrite']>[0],
   chunk = BULK_WRITE_CHUNK,
 ): Promise<BulkWriteTotals> {
   const totals: BulkWriteTotals = {
