@@ -4,6 +4,7 @@ import { Model, Types } from 'mongoose';
 import { SkuCommission } from '../commissions/sku-commission.schema';
 import { ShopScope, toObjectId } from '../common/tenancy';
 import { CommissionType, Vendor } from '../vendors/vendor.schema';
+import { isDuplicateKey } from './line-items.repository';
 
 export interface VendorTerms {
   _id: Types.ObjectId;
@@ -70,23 +71,49 @@ export class PricingInputsRepository {
   }
 
   /**
-   * Sets the per-unit cost of goods of each SKU (one bulk write). A record created here holds only
-   * the cost: commissionType / commissionAmount stay null, so it never overrides the vendor's rate.
+   * Sets the per-unit cost of goods of each SKU. A record created here holds only the cost:
+   * commissionType / commissionAmount are null, so it never overrides the vendor's rate. Missing
+   * records are inserted with explicit nulls (not an upsert's $setOnInsert, whose nulls FerretDB
+   * drops); one read, one insert and one bulk update however many SKUs.
    */
   async setCostOfGoods(
     scope: ShopScope,
     entries: Array<{ sku: string; costOfGoods: number }>,
   ): Promise<void> {
     if (entries.length === 0) return;
+    const existing = new Set(
+      (
+        await this.skusByCodes(
+          scope,
+          entries.map((e) => e.sku),
+        )
+      ).map((s) => s.sku),
+    );
+    const toUpdate = entries.filter((e) => existing.has(e.sku));
+    const missing = entries.filter((e) => !existing.has(e.sku));
+    if (missing.length > 0) {
+      try {
+        await this.skus.insertMany(
+          missing.map((e) => ({
+            sku: e.sku,
+            costOfGoods: e.costOfGoods,
+            commissionType: null,
+            commissionAmount: null,
+            shopId: this.shop(scope),
+          })),
+          { ordered: false },
+        );
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        toUpdate.push(...missing); // created concurrently: set the cost on what is there now
+      }
+    }
+    if (toUpdate.length === 0) return;
     await this.skus.bulkWrite(
-      entries.map((e) => ({
+      toUpdate.map((e) => ({
         updateOne: {
           filter: { sku: e.sku, shopId: this.shop(scope) },
-          update: {
-            $set: { costOfGoods: e.costOfGoods },
-            $setOnInsert: { commissionType: null, commissionAmount: null },
-          },
-          upsert: true,
+          update: { $set: { costOfGoods: e.costOfGoods } },
         },
       })),
       { ordered: true },

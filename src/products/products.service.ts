@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { round2, sumAmounts } from '../common/money';
+import { round2 } from '../common/money';
 import { nextOffset } from '../common/pagination';
 import type { ShopScope } from '../common/tenancy';
 import { normaliseVendorName } from '../line-items/line-item-pricing';
@@ -27,7 +27,7 @@ export class ProductsService {
       vendor: p.vendor,
       vendorName: normaliseVendorName(p.vendor),
       status: p.status,
-      totalInventory: sumAmounts(variants.map((v) => v.inventoryQuantity)),
+      totalInventory: variants.reduce((n, v) => n + (v.inventoryQuantity || 0), 0),
       isDigital: variants.length > 0 && variants.every((v) => !v.requiresShipping),
       variants,
       images: p.images,
