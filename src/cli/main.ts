@@ -5,10 +5,11 @@ import { DomainError } from '../common/errors';
 import { EnvValidationError } from '../config/env.validation';
 import { CliCommand, CliUsageError, parseArgs } from './cli-command';
 import { payoutsCommands } from './payouts.commands';
+import { seedCommands } from './seed.commands';
 import { shopCommands } from './shop.commands';
 
 /** Every operator command; feature issues add theirs here. */
-export const COMMANDS: CliCommand[] = [...shopCommands, ...payoutsCommands];
+export const COMMANDS: CliCommand[] = [...shopCommands, ...payoutsCommands, ...seedCommands];
 
 function print(obj: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify(obj)}\n`);

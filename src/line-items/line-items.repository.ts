@@ -4,6 +4,9 @@ import { AnyBulkWriteOperation, Model, Types } from 'mongoose';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { LineItem } from './line-item.schema';
 
+/** Operations per bulk write command. */
+export const BULK_CHUNK = 200;
+
 /** One conditional write: `set` applies to the line item only while `guard` still holds. */
 export interface GuardedSet {
   id: Types.ObjectId;
@@ -104,20 +107,20 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
       if (g) g.ids.push(w.id);
       else groups.set(key, { guard: w.guard, set: w.set, ids: [w.id] });
     }
-    const ops: AnyBulkWriteOperation<LineItem>[] = [...groups.values()].map((g) =>
-      g.ids.length === 1
-        ? {
-            updateOne: { filter: this.scoped(scope, { ...g.guard, _id: g.ids[0] }), update: { $set: g.set } },
-          }
-        : {
-            updateMany: {
-              filter: this.scoped(scope, { ...g.guard, _id: { $in: g.ids } }),
-              update: { $set: g.set },
-            },
-          },
-    );
-    const res = await this.model.bulkWrite(ops, { ordered: false });
-    return res.matchedCount;
+    // Always updateMany (one document when the filter names one _id): FerretDB keeps a connection
+    // open per matched updateOne until the whole command ends and deadlocks past 100 of them.
+    const ops: AnyBulkWriteOperation<LineItem>[] = [...groups.values()].map((g) => ({
+      updateMany: {
+        filter: this.scoped(scope, { ...g.guard, _id: g.ids.length === 1 ? g.ids[0] : { $in: g.ids } }),
+        update: { $set: g.set },
+      },
+    }));
+    let matched = 0;
+    for (let i = 0; i < ops.length; i += BULK_CHUNK) {
+      const res = await this.model.bulkWrite(ops.slice(i, i + BULK_CHUNK), { ordered: false });
+      matched += res.matchedCount;
+    }
+    return matched;
   }
 
   /** Order-level facts on every line item of an order (frozen ones too: they are not figures). */

@@ -4,7 +4,7 @@ import { Model, Types } from 'mongoose';
 import { SkuCommission } from '../commissions/sku-commission.schema';
 import { ShopScope, toObjectId } from '../common/tenancy';
 import { CommissionType, Vendor } from '../vendors/vendor.schema';
-import { isDuplicateKey } from './line-items.repository';
+import { BULK_CHUNK, isDuplicateKey } from './line-items.repository';
 
 export interface VendorTerms {
   _id: Types.ObjectId;
@@ -109,15 +109,16 @@ export class PricingInputsRepository {
       }
     }
     if (toUpdate.length === 0) return;
-    await this.skus.bulkWrite(
-      toUpdate.map((e) => ({
-        updateOne: {
-          filter: { sku: e.sku, shopId: this.shop(scope) },
-          update: { $set: { costOfGoods: e.costOfGoods } },
-        },
-      })),
-      { ordered: true },
-    );
+    // updateMany on the unique (shopId, sku): FerretDB deadlocks on 100+ matched updateOne in one command.
+    const ops = toUpdate.map((e) => ({
+      updateMany: {
+        filter: { sku: e.sku, shopId: this.shop(scope) },
+        update: { $set: { costOfGoods: e.costOfGoods } },
+      },
+    }));
+    for (let i = 0; i < ops.length; i += BULK_CHUNK) {
+      await this.skus.bulkWrite(ops.slice(i, i + BULK_CHUNK), { ordered: true });
+    }
   }
 
   /**
@@ -133,7 +134,7 @@ export class PricingInputsRepository {
       .findOneAndUpdate(
         { vendorName, shopId: this.shop(scope) },
         { $setOnInsert: { commissionType: v.commissionType, commissionAmount: v.commissionAmount } },
-        { upsert: true, new: true, projection: VENDOR_FIELDS },
+        { upsert: true, new: true },
       )
       .lean<VendorTerms>()
       .exec() as Promise<VendorTerms>;

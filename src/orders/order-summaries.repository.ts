@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { AnyBulkWriteOperation, Model, Types } from 'mongoose';
 import { CursorWindow, cursorQuery } from '../common/pagination';
 import { ShopScope, TenantRepository } from '../common/tenancy';
-import { isDuplicateKey } from '../line-items/line-items.repository';
+import { BULK_CHUNK, isDuplicateKey } from '../line-items/line-items.repository';
 import { OrderSummary } from './order-summary.schema';
 
 export type OrderSummaryWrite = Omit<OrderSummary, 'shopId' | 'createdAt' | 'updatedAt'>;
@@ -45,12 +45,13 @@ export class OrderSummariesRepository extends TenantRepository<OrderSummary> {
     docs: OrderSummaryWrite[],
     prune: boolean,
   ): Promise<void> {
-    if (docs.length > 0) {
-      const ops: AnyBulkWriteOperation<OrderSummary>[] = docs.map((d) => {
-        const { _id, ...rest } = d;
-        return { updateOne: { filter: this.scoped(scope, { _id }), update: { $set: rest }, upsert: true } };
-      });
-      await this.model.bulkWrite(ops, { ordered: false });
+    // updateMany on a unique _id: see LineItemsRepository.applyGuardedSets (FerretDB and updateOne).
+    const ops: AnyBulkWriteOperation<OrderSummary>[] = docs.map((d) => {
+      const { _id, ...rest } = d;
+      return { updateMany: { filter: this.scoped(scope, { _id }), update: { $set: rest }, upsert: true } };
+    });
+    for (let i = 0; i < ops.length; i += BULK_CHUNK) {
+      await this.model.bulkWrite(ops.slice(i, i + BULK_CHUNK), { ordered: false });
     }
     if (prune && orderIds.length > 0) {
       const keep = docs.filter((d) => d.vendorId).map((d) => d._id);
