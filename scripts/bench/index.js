@@ -3,6 +3,7 @@ const harness = require('./harness');
 
 const GROUPS = {
   foundation: require('./foundation.bench'),
+  payouts: require('./payouts.bench'),
 };
 
 async function main() {

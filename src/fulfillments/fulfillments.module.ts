@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { LineItem, LineItemSchema } from '../line-items/line-item.schema';
+import { LineItemsModule } from '../line-items/line-items.module';
 import { Shop, ShopSchema } from '../shops/shop.schema';
 import { FulfillmentLineItemsRepository } from './fulfillment-line-items.repository';
 import { FulfillmentsService } from './fulfillments.service';
@@ -15,6 +16,7 @@ import { ShopPlatformV1Controller } from './shop-platform.v1.controller';
 
 @Module({
   imports: [
+    LineItemsModule,
     MongooseModule.forFeature([
       { name: LineItem.name, schema: LineItemSchema },
       { name: Shop.name, schema: ShopSchema },

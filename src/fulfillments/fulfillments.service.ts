@@ -5,6 +5,7 @@ import { Clock } from '../common/clock/clock';
 import { nextOffset } from '../common/pagination';
 import { ShopScope, toObjectId } from '../common/tenancy';
 import { LineItemFulfillment } from '../line-items/line-item.schema';
+import { OrderSummaryRefresher } from '../line-items/order-summary.refresher';
 import { dayRangeFilter } from '../payouts/date-range';
 import {
   CreateFulfillmentDto,
@@ -40,6 +41,7 @@ export class FulfillmentsService {
     private readonly lineItems: FulfillmentLineItemsRepository,
     private readonly platforms: StorePlatforms,
     private readonly shopPlatform: ShopPlatformService,
+    private readonly summaries: OrderSummaryRefresher,
     private readonly clock: Clock,
   ) {}
 
@@ -160,6 +162,11 @@ export class FulfillmentsService {
       }
       await this.lineItems.recordFulfilled(scope, done, lockId);
       await this.lineItems.release(scope, failed, lockId);
+      // Orders' rolled-up fulfillment status (order lists) follows the line items.
+      const fulfilledOrders = claimed
+        .filter((l) => done.some((d) => d._id.equals(l._id)))
+        .map((l) => l.orderId);
+      if (fulfilledOrders.length > 0) await this.summaries.refresh(scope, fulfilledOrders, false);
     }
     return { fulfillments: body.lineItemsToFulfill.map((_, i) => results.get(i)!) };
   }

@@ -35,6 +35,6 @@ import { RecalculationProcessor } from './recalculation.processor';
     LineItemsService,
     ...(processorsEnabled() ? [RecalculationProcessor] : []),
   ],
-  exports: [LineItemsService, PricingInputsRepository],
+  exports: [LineItemsService, PricingInputsRepository, OrderSummaryRefresher],
 })
 export class LineItemsModule {}

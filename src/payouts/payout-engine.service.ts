@@ -8,6 +8,7 @@ import { VendorDirectory } from '../adjustments/vendor-directory.repository';
 import { Clock } from '../common/clock/clock';
 import { DomainError, NotFoundError, ValidationError } from '../common/errors';
 import { ShopScope } from '../common/tenancy';
+import { OrderSummaryRefresher } from '../line-items/order-summary.refresher';
 import { Queues } from '../queues/queues';
 import { dayEnd, dayOf } from './date-range';
 import { PayoutBatch } from './payout-batch.schema';
@@ -52,6 +53,7 @@ export class PayoutEngine {
     private readonly lineItems: PayoutLineItemsRepository,
     private readonly adjustments: PayoutAdjustmentsRepository,
     private readonly vendors: VendorDirectory,
+    private readonly summaries: OrderSummaryRefresher,
     private readonly clock: Clock,
     private readonly hook: PayoutFailureHook,
     private readonly options: PayoutEngineOptions,
@@ -187,7 +189,9 @@ export class PayoutEngine {
         this.clock.now(),
       );
       await this.hook.reached('adjustments', { batchId: id });
-      const totals = await this.totals(scope, id);
+      const { totals, orderIds } = await this.totals(scope, id);
+      // Orders' vendor payout status (order lists) follows the line items; idempotent, so a rerun redoes it.
+      await this.summaries.refresh(scope, orderIds, false);
       await this.hook.reached('before-complete', { batchId: id });
       const done = await this.batches.complete(scope, batch._id, leaseId, totals, this.clock.now());
       if (!done) throw new Error('The run lost its lease before completing');
@@ -207,7 +211,10 @@ export class PayoutEngine {
   }
 
   /** Σ of what carries the batch id: exact whatever happened to earlier runs. */
-  private async totals(scope: ShopScope, batchId: string): Promise<BatchTotals> {
+  private async totals(
+    scope: ShopScope,
+    batchId: string,
+  ): Promise<{ totals: BatchTotals; orderIds: number[] }> {
     const [items, adjustments] = await Promise.all([
       this.lineItems.paidByBatch(scope, batchId),
       this.adjustments.paidByBatch(scope, batchId),
@@ -215,11 +222,14 @@ export class PayoutEngine {
     const lineItemTotal = sumMoney(items.map((li) => li.batchPaidAmount ?? 0));
     const adjustmentTotal = sumMoney(adjustments.map((a) => a.amount));
     return {
-      lineItemCount: items.length,
-      lineItemTotal,
-      adjustmentCount: adjustments.length,
-      adjustmentTotal,
-      total: sumMoney([lineItemTotal, adjustmentTotal]),
+      totals: {
+        lineItemCount: items.length,
+        lineItemTotal,
+        adjustmentCount: adjustments.length,
+        adjustmentTotal,
+        total: sumMoney([lineItemTotal, adjustmentTotal]),
+      },
+      orderIds: [...new Set(items.map((li) => li.orderId))],
     };
   }
 

@@ -52,6 +52,12 @@ export interface PayableLineItem {
   balance: number;
 }
 
+export interface BatchPaidLineItem {
+  _id: Types.ObjectId;
+  orderId: number;
+  batchPaidAmount: number | null;
+}
+
 /** Writes per bulkWrite when marking line items paid. */
 export const LINE_ITEM_WRITE_CHUNK = 500;
 
@@ -160,13 +166,10 @@ export class PayoutLineItemsRepository extends TenantRepository<LineItem> {
   }
 
   /** What a batch actually paid: the line items carrying its id. */
-  paidByBatch(
-    scope: ShopScope,
-    batchId: string,
-  ): Promise<Array<{ _id: Types.ObjectId; batchPaidAmount: number | null }>> {
+  paidByBatch(scope: ShopScope, batchId: string): Promise<BatchPaidLineItem[]> {
     return this.model
-      .find(this.scoped(scope, { batchId }), { batchPaidAmount: 1 })
-      .lean<Array<{ _id: Types.ObjectId; batchPaidAmount: number | null }>>()
+      .find(this.scoped(scope, { batchId }), { batchPaidAmount: 1, orderId: 1 })
+      .lean<BatchPaidLineItem[]>()
       .exec();
   }
 }

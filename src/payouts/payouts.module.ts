@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { AdjustmentsModule } from '../adjustments/adjustments.module';
 import { LineItem, LineItemSchema } from '../line-items/line-item.schema';
+import { LineItemsModule } from '../line-items/line-items.module';
 import { processorsEnabled, Queues } from '../queues/queues';
 import { PayoutBatch, PayoutBatchSchema } from './payout-batch.schema';
 import { PayoutBatchesRepository } from './payout-batches.repository';
@@ -21,6 +22,7 @@ import { PayoutsV1Controller } from './payouts.v1.controller';
 @Module({
   imports: [
     AdjustmentsModule,
+    LineItemsModule,
     BullModule.registerQueue({ name: Queues.Payouts }),
     MongooseModule.forFeature([
       { name: PayoutBatch.name, schema: PayoutBatchSchema },

@@ -158,6 +158,29 @@ describe('GET /v1/payouts (e2e)', () => {
     ).toEqual([o2.ids[0]]);
   });
 
+  it('order summaries follow the payout engine and fulfillments', async () => {
+    const res = await t.api.get('/v2/orders?first=100', { token: shop.token });
+    expect(res.status).toBe(200);
+    const byId = new Map(
+      (
+        res.body.data.orders as Array<{
+          orderId: number;
+          vendorPayoutStatus: string;
+          fulfillmentStatus: string;
+        }>
+      ).map((o) => [o.orderId, o]),
+    );
+    // o1: vendor A's line paid by the batch, vendor B's not yet
+    expect(byId.get(o1.orderId)).toMatchObject({
+      vendorPayoutStatus: 'partial',
+      fulfillmentStatus: 'unfulfilled',
+    });
+    expect(byId.get(o2.orderId)).toMatchObject({
+      vendorPayoutStatus: 'unpaid',
+      fulfillmentStatus: 'fulfilled',
+    });
+  });
+
   it('pages with limit and offset', async () => {
     const p1 = await list('limit=1');
     const p2 = await list('limit=2&offset=1');
