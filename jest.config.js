@@ -10,6 +10,9 @@ const common = {
   testEnvironment: 'node',
 };
 module.exports = {
+  // Booting the app creates every index on a fresh database, and the CLI tests boot it per command:
+  // on FerretDB that is seconds, not milliseconds. (A global option: Jest ignores it per project.)
+  testTimeout: 60_000,
   projects: [
     { ...common, displayName: 'unit', rootDir: 'src', testRegex: '.*\\.spec\\.ts$' },
     {
@@ -18,8 +21,6 @@ module.exports = {
       rootDir: 'test',
       testRegex: '.*\\.e2e-spec\\.ts$',
       setupFiles: ['<rootDir>/support/env.ts'],
-      // Booting the app creates every index on a fresh database; FerretDB makes that seconds, not ms.
-      testTimeout: 60_000,
     },
   ],
 };

@@ -1,6 +1,8 @@
+import './cli-env';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../app.module';
+import { queuesReady } from '../queues/queues';
 import { DomainError } from '../common/errors';
 import { EnvValidationError } from '../config/env.validation';
 import { CliCommand, CliUsageError, parseArgs } from './cli-command';
@@ -26,10 +28,9 @@ async function main(argv: string[]): Promise<number> {
     });
     return 2;
   }
-  // The CLI never runs queue processors unless a command asks for them (seed:demo).
-  process.env.QUEUE_PROCESSORS ??= 'false';
   const app = await NestFactory.createApplicationContext(AppModule, { logger: false, abortOnError: false });
   try {
+    await queuesReady(app);
     print(await cmd.run(app, args));
     return 0;
   } finally {

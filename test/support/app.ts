@@ -4,6 +4,7 @@ import { configureApp, createAdapter } from '../../src/app.factory';
 import { AppModule } from '../../src/app.module';
 import { Clock } from '../../src/common/clock/clock';
 import { createLogger } from '../../src/common/logging/logger';
+import { queuesReady } from '../../src/queues/queues';
 import { Api } from './http';
 import { TestClock } from './test-clock';
 
@@ -37,6 +38,7 @@ export async function startApp(
   );
   await configureApp(app);
   await app.listen(0, '127.0.0.1');
+  await queuesReady(app);
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   return { app, api: new Api(url), url, clock, close: () => app.close() };
 }
