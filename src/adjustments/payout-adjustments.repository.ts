@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ShopScope, TenantRepository, toObjectId } from '../common/tenancy';
+import { chunkedBulkWrite } from '../database/bulk-write';
 import {
   AdjustmentStatus,
   AdjustmentType,
@@ -27,9 +28,6 @@ export interface PayableAdjustment {
   vendorId: Types.ObjectId;
   amount: number;
 }
-
-/** The payout engine marks adjustments in chunks of this many writes per bulkWrite. */
-const WRITE_CHUNK = 500;
 
 @Injectable()
 export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustment> {
@@ -151,15 +149,15 @@ export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustme
    * (so a concurrent batch or a delete wins cleanly and nothing is paid twice).
    */
   async markPaid(scope: ShopScope, ids: Types.ObjectId[], batchId: string, at: Date): Promise<void> {
-    for (let i = 0; i < ids.length; i += WRITE_CHUNK) {
-      const ops = ids.slice(i, i + WRITE_CHUNK).map((_id) => ({
+    await chunkedBulkWrite(
+      this.model,
+      ids.map((_id) => ({
         updateOne: {
           filter: this.scoped(scope, { _id, status: 'UNPAID' }),
           update: { $set: { status: 'PAID' as const, batchId, paidAt: at } },
         },
-      }));
-      await this.model.bulkWrite(ops, { ordered: false });
-    }
+      })),
+    );
   }
 
   /** What a batch actually paid: the adjustments carrying its id. */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ShopScope, TenantRepository } from '../common/tenancy';
+import { chunkedBulkWrite } from '../database/bulk-write';
 import { LineItem, LineItemFulfillment } from '../line-items/line-item.schema';
 
 export interface FulfillmentRowFilter {
@@ -84,7 +85,7 @@ export class FulfillmentLineItemsRepository extends TenantRepository<LineItem> {
   }
 
   /**
-   * Claims unfulfilled lines for one fulfillment request (one bulkWrite): a line is claimed when it
+   * Claims unfulfilled lines for one fulfillment request (chunked bulk writes by `_id`): a line is claimed when it
    * is unfulfilled and no other request holds a live claim, so two concurrent requests never create
    * two platform fulfillments for the same line. Claims older than `staleBefore` are void.
    */
@@ -96,7 +97,8 @@ export class FulfillmentLineItemsRepository extends TenantRepository<LineItem> {
     staleBefore: Date,
   ): Promise<void> {
     if (ids.length === 0) return;
-    await this.model.bulkWrite(
+    await chunkedBulkWrite(
+      this.model,
       ids.map((_id) => ({
         updateOne: {
           filter: this.scoped(scope, {
@@ -107,7 +109,6 @@ export class FulfillmentLineItemsRepository extends TenantRepository<LineItem> {
           update: { $set: { fulfillmentLock: lockId, fulfillmentLockedAt: now } },
         },
       })),
-      { ordered: false },
     );
   }
 
@@ -127,14 +128,15 @@ export class FulfillmentLineItemsRepository extends TenantRepository<LineItem> {
       .exec();
   }
 
-  /** Records the platform fulfillment on the claimed lines and frees the claims (one bulkWrite). */
+  /** Records the platform fulfillment on the claimed lines and frees the claims. */
   async recordFulfilled(
     scope: ShopScope,
     done: Array<{ _id: Types.ObjectId; fulfillment: LineItemFulfillment }>,
     lockId: string,
   ): Promise<void> {
     if (done.length === 0) return;
-    await this.model.bulkWrite(
+    await chunkedBulkWrite(
+      this.model,
       done.map((d) => ({
         updateOne: {
           filter: this.scoped(scope, { _id: d._id, fulfillmentLock: lockId }),
@@ -148,21 +150,20 @@ export class FulfillmentLineItemsRepository extends TenantRepository<LineItem> {
           },
         },
       })),
-      { ordered: false },
     );
   }
 
   /** Frees this request's claims on lines that were not fulfilled. */
   async release(scope: ShopScope, ids: Types.ObjectId[], lockId: string): Promise<void> {
     if (ids.length === 0) return;
-    await this.model.bulkWrite(
+    await chunkedBulkWrite(
+      this.model,
       ids.map((_id) => ({
         updateOne: {
           filter: this.scoped(scope, { _id, fulfillmentLock: lockId }),
           update: { $set: { fulfillmentLock: null, fulfillmentLockedAt: null } },
         },
       })),
-      { ordered: false },
     );
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ShopScope, TenantRepository } from '../common/tenancy';
+import { chunkedBulkWrite } from '../database/bulk-write';
 import { LineItem, PayoutStatus } from '../line-items/line-item.schema';
 import { addMoney } from './payout-money';
 
@@ -57,9 +58,6 @@ export interface BatchPaidLineItem {
   orderId: number;
   batchPaidAmount: number | null;
 }
-
-/** Writes per bulkWrite when marking line items paid. */
-export const LINE_ITEM_WRITE_CHUNK = 500;
 
 /**
  * Line items as the payouts side sees them: payout rows, and the payout engine's selection and
@@ -134,7 +132,8 @@ export class PayoutLineItemsRepository extends TenantRepository<LineItem> {
   }
 
   /**
-   * Pays each line in one bulkWrite: the write matches only while the line is still unbatched,
+   * Pays each line with its own conditional write (chunked bulk writes, each by `_id`): it matches
+   * only while the line is still unbatched,
    * unfrozen and has the paid / balance that was read, so a concurrent batch or a changed figure
    * leaves it alone (it is then paid by a later batch) and nothing is paid twice.
    */
@@ -162,7 +161,7 @@ export class PayoutLineItemsRepository extends TenantRepository<LineItem> {
         },
       },
     }));
-    await this.model.bulkWrite(ops, { ordered: false });
+    await chunkedBulkWrite(this.model, ops);
   }
 
   /** What a batch actually paid: the line items carrying its id. */
