@@ -1,10 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { AnyBulkWriteOperation, Model, Types } from 'mongoose';
+import { Model, Types } from 'mongoose';
 import { ShopScope, TenantRepository } from '../common/tenancy';
+import { chunkedBulkWrite } from '../database/bulk-write';
 import { LineItem } from './line-item.schema';
 
-/** Operations per bulk write command. */
+/**
+ * Operations per bulk write command for `updateMany` statements. Unlike a matched `updateOne`, an
+ * `updateMany` runs its query to the end, so FerretDB releases its connection after each statement
+ * (see database/bulk-write.ts); larger chunks are safe and save round trips.
+ */
 export const BULK_CHUNK = 200;
 
 /** One conditional write: `set` applies to the line item only while `guard` still holds. */
@@ -109,18 +114,13 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
     }
     // Always updateMany (one document when the filter names one _id): FerretDB keeps a connection
     // open per matched updateOne until the whole command ends and deadlocks past 100 of them.
-    const ops: AnyBulkWriteOperation<LineItem>[] = [...groups.values()].map((g) => ({
+    const ops: Parameters<Model<LineItem>['bulkWrite']>[0] = [...groups.values()].map((g) => ({
       updateMany: {
         filter: this.scoped(scope, { ...g.guard, _id: g.ids.length === 1 ? g.ids[0] : { $in: g.ids } }),
         update: { $set: g.set },
       },
     }));
-    let matched = 0;
-    for (let i = 0; i < ops.length; i += BULK_CHUNK) {
-      const res = await this.model.bulkWrite(ops.slice(i, i + BULK_CHUNK), { ordered: false });
-      matched += res.matchedCount;
-    }
-    return matched;
+    return (await chunkedBulkWrite(this.model, ops, BULK_CHUNK)).matchedCount;
   }
 
   /** Order-level facts on every line item of an order (frozen ones too: they are not figures). */

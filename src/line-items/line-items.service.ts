@@ -233,7 +233,7 @@ export class LineItemsService {
         },
       })),
     );
-    await this.summaries.refresh(scope, [f.orderId], false);
+    await this.summaries.refresh(scope, [f.orderId]);
     return targets.length;
   }
 
@@ -319,7 +319,6 @@ export class LineItemsService {
       await this.summaries.refresh(
         scope,
         written.map((p) => p.line.orderId),
-        false,
       );
     }
     return { success: errors.length === 0, updated, recalculateQueued: queued, results, errors };
@@ -364,7 +363,7 @@ export class LineItemsService {
       );
     else if (hasFields && accepted.length > 0) {
       const orderIds = [...new Set(accepted.map((l) => l.orderId))];
-      if (orderIds.length <= SYNC_REFRESH_LIMIT) await this.summaries.refresh(scope, orderIds, false);
+      if (orderIds.length <= SYNC_REFRESH_LIMIT) await this.summaries.refresh(scope, orderIds);
       else await this.enqueueSummaryRefresh(scope, orderIds);
     }
     return {
@@ -455,8 +454,8 @@ export class LineItemsService {
       vendorIds: live.map((l) => l.vendorId),
       skus: live.map((l) => l.sku),
     });
-    let vendorChanged = false;
-    const writes = live.map((l): GuardedSet => {
+    const writes: GuardedSet[] = [];
+    for (const l of live) {
       const vendor = assignVendor(ctx, l.vendorName, l.vendorId);
       const sku = l.sku ? (ctx.skus.get(l.sku) ?? null) : null;
       const f = recalculateLineItem(
@@ -465,37 +464,36 @@ export class LineItemsService {
         sku?.costOfGoods ?? null,
         ctx.settings,
       );
-      const vendorId = vendor?._id ?? null;
-      if (String(vendorId) !== String(l.vendorId)) vendorChanged = true;
-      return {
-        id: l._id,
-        guard: { frozen: false, paid: l.paid },
-        set: {
-          vendorId,
-          commission: f.commission,
-          commissionPlan: f.commissionPlan,
-          costOfItem: f.costOfItem,
-          taxOnCommissions: f.taxOnCommissions,
-          tcs: f.tcs,
-          totalGlobalDeductions: f.totalGlobalDeductions,
-          payout: f.payout,
-          ...payoutState(f.payout, l.paid),
-        },
+      const set: Record<string, unknown> = {
+        vendorId: vendor?._id ?? null,
+        commission: f.commission,
+        commissionPlan: f.commissionPlan,
+        costOfItem: f.costOfItem,
+        taxOnCommissions: f.taxOnCommissions,
+        tcs: f.tcs,
+        totalGlobalDeductions: f.totalGlobalDeductions,
+        payout: f.payout,
+        ...payoutState(f.payout, l.paid),
       };
-    });
+      // Only lines whose figures change are written (and only their orders' summaries refreshed).
+      const unchanged = Object.entries(set).every(
+        ([k, v]) => String(v) === String((l as unknown as Record<string, unknown>)[k]),
+      );
+      if (!unchanged) writes.push({ id: l._id, guard: { frozen: false, paid: l.paid }, set });
+    }
     if ((await this.lineItems.applyGuardedSets(scope, writes)) < writes.length) {
       throw new ConcurrentLineItemChange('line items were paid or frozen during recalculation');
     }
+    const changed = new Set(writes.map((w) => String(w.id)));
     await this.summaries.refresh(
       scope,
-      live.map((l) => l.orderId),
-      vendorChanged,
+      live.filter((l) => changed.has(String(l._id))).map((l) => l.orderId),
     );
     return { recalculated: live.length, skipped: lines.length - live.length };
   }
 
   refreshSummaries(scope: ShopScope, orderIds: number[]): Promise<void> {
-    return this.summaries.refresh(scope, orderIds, true);
+    return this.summaries.refresh(scope, orderIds);
   }
 }
 

@@ -3,6 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { SkuCommission } from '../commissions/sku-commission.schema';
 import { ShopScope, toObjectId } from '../common/tenancy';
+import { chunkedBulkWrite } from '../database/bulk-write';
 import { CommissionType, Vendor } from '../vendors/vendor.schema';
 import { BULK_CHUNK, isDuplicateKey } from './line-items.repository';
 
@@ -116,9 +117,7 @@ export class PricingInputsRepository {
         update: { $set: { costOfGoods: e.costOfGoods } },
       },
     }));
-    for (let i = 0; i < ops.length; i += BULK_CHUNK) {
-      await this.skus.bulkWrite(ops.slice(i, i + BULK_CHUNK), { ordered: true });
-    }
+    await chunkedBulkWrite(this.skus, ops, BULK_CHUNK);
   }
 
   /**

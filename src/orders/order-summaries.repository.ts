@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { AnyBulkWriteOperation, Model, Types } from 'mongoose';
+import { Model, Types } from 'mongoose';
 import { CursorWindow, cursorQuery } from '../common/pagination';
 import { ShopScope, TenantRepository } from '../common/tenancy';
+import { chunkedBulkWrite } from '../database/bulk-write';
 import { BULK_CHUNK, isDuplicateKey } from '../line-items/line-items.repository';
+import { orderObjectId, vendorOrderSummaryId } from './order-ids';
 import { OrderSummary } from './order-summary.schema';
 
 export type OrderSummaryWrite = Omit<OrderSummary, 'shopId' | 'createdAt' | 'updatedAt'>;
@@ -45,14 +47,7 @@ export class OrderSummariesRepository extends TenantRepository<OrderSummary> {
     docs: OrderSummaryWrite[],
     prune: boolean,
   ): Promise<void> {
-    // updateMany on a unique _id: see LineItemsRepository.applyGuardedSets (FerretDB and updateOne).
-    const ops: AnyBulkWriteOperation<OrderSummary>[] = docs.map((d) => {
-      const { _id, ...rest } = d;
-      return { updateMany: { filter: this.scoped(scope, { _id }), update: { $set: rest }, upsert: true } };
-    });
-    for (let i = 0; i < ops.length; i += BULK_CHUNK) {
-      await this.model.bulkWrite(ops.slice(i, i + BULK_CHUNK), { ordered: false });
-    }
+    await this.upsertMany(scope, docs);
     if (prune && orderIds.length > 0) {
       const keep = docs.filter((d) => d.vendorId).map((d) => d._id);
       await this.model
@@ -67,13 +62,35 @@ export class OrderSummariesRepository extends TenantRepository<OrderSummary> {
     }
   }
 
-  /** Shop-level summaries of these orders (their notes and customer are not on line items). */
-  findShopLevel(scope: ShopScope, orderRefs: Types.ObjectId[]): Promise<OrderSummary[]> {
-    if (orderRefs.length === 0) return Promise.resolve([]);
+  /** Creates or replaces these summaries (bulk writes of up to BULK_CHUNK operations). */
+  async upsertMany(scope: ShopScope, docs: OrderSummaryWrite[]): Promise<void> {
+    // A summary's _id is derived from its shop id (order-ids.ts), so `{_id}` alone can only address
+    // this shop's document; leaving shopId out of the filter lets FerretDB fetch it by _id instead of
+    // scanning the collection (it pushes down nothing else). updateMany: see applyGuardedSets.
+    const owner = this.owner(scope);
+    const ops: Parameters<Model<OrderSummary>['bulkWrite']>[0] = docs.map((d) => {
+      const { _id, ...rest } = d;
+      const expected = d.vendorId
+        ? vendorOrderSummaryId(scope.shopId, d.orderId, String(d.vendorId))
+        : orderObjectId(scope.shopId, d.orderId);
+      if (!expected.equals(_id)) throw new Error(`summary id ${String(_id)} is not derived from this shop`);
+      return { updateMany: { filter: { _id }, update: { $set: { ...rest, ...owner } }, upsert: true } };
+    });
+    await chunkedBulkWrite(this.model, ops, BULK_CHUNK);
+  }
+
+  /** Every summary (shop-level and per vendor) of these orders. */
+  findForOrders(scope: ShopScope, orderIds: number[]): Promise<OrderSummary[]> {
+    if (orderIds.length === 0) return Promise.resolve([]);
     return this.model
-      .find(this.scoped(scope, { _id: { $in: orderRefs }, vendorId: null }), { notes: 1, customer: 1 })
+      .find(this.scoped(scope, { orderId: orderIds.length === 1 ? orderIds[0] : { $in: orderIds } }))
       .lean<OrderSummary[]>()
       .exec();
+  }
+
+  deleteByIds(scope: ShopScope, ids: Types.ObjectId[]): Promise<unknown> {
+    if (ids.length === 0) return Promise.resolve();
+    return this.model.deleteMany(this.scoped(scope, { _id: { $in: ids } })).exec();
   }
 
   /**
