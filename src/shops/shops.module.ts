@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { Shop, ShopSchema } from './shop.schema';
+import { ShopProfileService } from './shop-profile.service';
+import { ShopProfileV1Controller } from './shop-profile.v1.controller';
 import { ShopSettingsService } from './shop-settings.service';
 import { ShopSettingsV1Controller } from './shop-settings.v1.controller';
 import { ShopsRepository } from './shops.repository';
@@ -8,8 +10,8 @@ import { ShopsService } from './shops.service';
 
 @Module({
   imports: [MongooseModule.forFeature([{ name: Shop.name, schema: ShopSchema }])],
-  controllers: [ShopSettingsV1Controller],
-  providers: [ShopsRepository, ShopsService, ShopSettingsService],
+  controllers: [ShopSettingsV1Controller, ShopProfileV1Controller],
+  providers: [ShopsRepository, ShopsService, ShopSettingsService, ShopProfileService],
   exports: [ShopsService],
 })
 export class ShopsModule {}

@@ -1,0 +1,80 @@
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { createTransport, Transporter } from 'nodemailer';
+import { appConfig, AppConfig, mailConfig, MailConfig } from '../config/configuration';
+import type { MailMessage } from './invitation';
+
+export type MailMode = 'smtp' | 'log';
+
+/**
+ * Outbound email over nodemailer. With `SMTP_URL` it delivers over SMTP; without it every message
+ * is written to the log instead (never dropped silently) — in production only its envelope, since
+ * a message may carry a password, together with a warning that nothing is being delivered.
+ */
+@Injectable()
+export class MailService implements OnModuleDestroy {
+  private readonly logger = new Logger('Mail');
+  private readonly transport: Transporter;
+  readonly mode: MailMode;
+
+  constructor(
+    @Inject(mailConfig.KEY) private readonly cfg: MailConfig,
+    @Inject(appConfig.KEY) private readonly app: AppConfig,
+  ) {
+    if (cfg.smtpUrl) {
+      this.mode = 'smtp';
+      this.transport = createTransport(
+        { url: cfg.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 },
+        { from: cfg.from },
+      );
+    } else {
+      this.mode = 'log';
+      this.transport = createTransport({ jsonTransport: true }, { from: cfg.from });
+      if (app.nodeEnv === 'production')
+        this.logger.warn('SMTP_URL is not set: emails are written to the log, not delivered');
+    }
+  }
+
+  /** True when the message was handed to the SMTP server (or logged); false when sending failed. */
+  async send(message: MailMessage): Promise<boolean> {
+    try {
+      const info = await this.transport.sendMail({
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+      });
+      if (this.mode === 'log') this.logMessage(message);
+      else
+        this.logger.log(
+          { to: message.to, subject: message.subject, messageId: info.messageId },
+          'Email sent',
+        );
+      return true;
+    } catch (err) {
+      this.logger.error(
+        {
+          to: message.to,
+          subject: message.subject,
+          err: { name: (err as Error)?.name, message: (err as Error)?.message },
+        },
+        'Email could not be sent',
+      );
+      return false;
+    }
+  }
+
+  onModuleDestroy(): void {
+    this.transport.close();
+  }
+
+  private logMessage(message: MailMessage): void {
+    const envelope = { from: this.cfg.from, to: message.to, subject: message.subject };
+    if (this.app.nodeEnv === 'production') {
+      this.logger.warn(envelope, 'Email not delivered (no SMTP_URL); body withheld from production logs');
+    } else {
+      this.logger.log(
+        { ...envelope, text: message.text },
+        'Email (no SMTP_URL configured: logged, not delivered)',
+      );
+    }
+  }
+}

@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundError, UnauthorizedError } from '../common/errors';
+import type { ShopScope } from '../common/tenancy';
+import { ShopsRepository } from './shops.repository';
+import { ShopsService } from './shops.service';
+
+/** The names of the custom vendor profile fields of the caller's shop (spec §2.2, §4.3). */
+@Injectable()
+export class ShopProfileService {
+  constructor(
+    private readonly shops: ShopsService,
+    private readonly repository: ShopsRepository,
+  ) {}
+
+  /** The spec answers 401 `{error}` when the shop has not configured any (§4.3, §7). */
+  async get(scope: ShopScope): Promise<string[]> {
+    const shop = await this.shops.getById(scope.shopId);
+    if (!shop.profileFields) throw new UnauthorizedError('This shop has no vendor profile configured');
+    return shop.profileFields;
+  }
+
+  async set(scope: ShopScope, fields: string[]): Promise<string[]> {
+    const shop = await this.repository.update(scope.shopId, { profileFields: fields });
+    if (!shop) throw new NotFoundError('Shop');
+    return shop.profileFields ?? [];
+  }
+}

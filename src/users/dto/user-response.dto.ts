@@ -1,0 +1,109 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { PageInfoDto } from '../../common/pagination';
+
+/** A vendor portal user as every endpoint returns it: never the password or its hash. */
+export class UserDto {
+  @ApiProperty({ example: '6740c7d3e4b0f15b3c9d0a31' })
+  _id!: string;
+  @ApiProperty({ description: 'Stored lowercased; unique per shop', example: 'jane@acme.example' })
+  email!: string;
+  @ApiProperty({ enum: ['vendor'], example: 'vendor' })
+  type!: 'vendor';
+  @ApiProperty({ example: '6740c1a2e4b0f15b3c9d0a21' })
+  vendorId!: string;
+  @ApiProperty({ description: 'Only approved users can sign in', example: true })
+  approved!: boolean;
+  @ApiProperty({ example: '6740b9f1c2a4e15b3c9d0a10' })
+  shopId!: string;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the last invitation email was sent; null when none was',
+    example: '2026-11-21T10:00:00.000Z',
+  })
+  invitationDate!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', example: '2026-11-21T10:00:00.000Z' })
+  createdAt!: string;
+  @ApiProperty({ type: String, format: 'date-time', example: '2026-11-21T10:00:00.000Z' })
+  updatedAt!: string;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Last successful sign-in; null until the first',
+    example: null,
+  })
+  lastLoggedIn!: string | null;
+}
+
+export class UserMessageDto {
+  @ApiProperty({ example: 'User created' })
+  message!: string;
+  @ApiProperty({ type: UserDto })
+  user!: UserDto;
+}
+
+/** GET /v1/users item (spec §4.4). */
+export class UserListItemDto {
+  @ApiProperty({ example: '6740c7d3e4b0f15b3c9d0a31' })
+  userId!: string;
+  @ApiProperty({ example: '6740c1a2e4b0f15b3c9d0a21' })
+  vendorId!: string;
+  @ApiProperty({ type: String, nullable: true, example: 'acme apparel' })
+  vendorName!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', example: '2026-11-21T10:00:00.000Z' })
+  createdAt!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null })
+  lastLoggedIn!: string | null;
+  @ApiProperty({ example: 'jane@acme.example' })
+  email!: string;
+}
+
+export class UserListDto {
+  @ApiProperty({ type: [UserListItemDto] })
+  users!: UserListItemDto[];
+}
+
+/** V2 user: the full record plus the vendor's name. */
+export class V2UserDto extends UserDto {
+  @ApiProperty({ type: String, nullable: true, example: 'acme apparel' })
+  vendorName!: string | null;
+}
+
+export class UserEnvelopeDto {
+  @ApiProperty({ enum: [true], example: true })
+  success!: true;
+  @ApiProperty({ type: V2UserDto })
+  data!: V2UserDto;
+}
+
+export class UsersPageDto {
+  @ApiProperty({ type: [V2UserDto] })
+  users!: V2UserDto[];
+  @ApiProperty({ type: PageInfoDto })
+  pageInfo!: PageInfoDto;
+  @ApiProperty({ type: Number, nullable: true, example: 2 })
+  totalCount!: number | null;
+}
+
+export class UsersPageEnvelopeDto {
+  @ApiProperty({ enum: [true], example: true })
+  success!: true;
+  @ApiProperty({ type: UsersPageDto })
+  data!: UsersPageDto;
+}
+
+export class DeletedUserDto {
+  @ApiProperty({ example: '6740c7d3e4b0f15b3c9d0a31' })
+  _id!: string;
+  @ApiProperty({ enum: [true], example: true })
+  deleted!: true;
+}
+
+export class DeletedUserEnvelopeDto {
+  @ApiProperty({ enum: [true], example: true })
+  success!: true;
+  @ApiProperty({ type: DeletedUserDto })
+  data!: DeletedUserDto;
+}

@@ -1,0 +1,216 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Types } from 'mongoose';
+import { Clock } from '../common/clock/clock';
+import { ConflictError, NotFoundError, UnauthorizedError } from '../common/errors';
+import { buildCursorPage, resolveCursorWindow } from '../common/pagination';
+import { ShopScope, toObjectId } from '../common/tenancy';
+import { authConfig, AuthConfig } from '../config/configuration';
+import { vendorInvitation } from '../mail/invitation';
+import { MailService } from '../mail/mail.service';
+import { isDuplicateKeyError } from '../vendors/duplicate-key';
+import { VendorsService } from '../vendors/vendors.service';
+import { CreateUserDto, PatchUserDto, ReplaceUserCredentialsDto, UserListQueryDto } from './dto/user.dto';
+import {
+  DeletedUserDto,
+  UserDto,
+  UserListDto,
+  UserMessageDto,
+  UsersPageDto,
+  V2UserDto,
+} from './dto/user-response.dto';
+import { PasswordHasher } from './password-hasher';
+import { toUserListItem, toUserResponse, toV2UserResponse } from './user.mapper';
+import { User, UserRecord } from './user.schema';
+import { UsersRepository } from './users.repository';
+
+/** A successful vendor sign-in. */
+export interface SignedInUser {
+  userId: string;
+  vendorId: string;
+}
+
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly vendors: VendorsService,
+    private readonly hasher: PasswordHasher,
+    private readonly mail: MailService,
+    private readonly clock: Clock,
+    @Inject(authConfig.KEY) private readonly auth: AuthConfig,
+  ) {}
+
+  /**
+   * Creates an approved user of one of the shop's vendors. With `sendEmail` the invitation (with the
+   * plaintext password, as the spec asks) is sent once the user exists; a failed send does not undo
+   * the user: the answer says so and `invitationDate` stays null.
+   */
+  async create(scope: ShopScope, dto: CreateUserDto, shopDomain: string): Promise<UserMessageDto> {
+    const vendor = await this.vendors.findForReference(scope, dto.vendorId);
+    let user: UserRecord;
+    try {
+      user = await this.users.create(scope, {
+        vendorId: vendor._id,
+        email: dto.email,
+        passwordHash: await this.hasher.hash(dto.password),
+        vendorActive: this.vendors.isActive(vendor),
+      });
+    } catch (err) {
+      throw emailTaken(err, dto.email);
+    }
+    if (!dto.sendEmail) return { message: 'User created', user: toUserResponse(user) };
+    const sent = await this.mail.send(
+      vendorInvitation({
+        shopDomain,
+        vendorName: vendor.vendorName,
+        email: dto.email,
+        password: dto.password,
+      }),
+    );
+    if (!sent)
+      return {
+        message: 'User created, but the invitation email could not be sent',
+        user: toUserResponse(user),
+      };
+    const invited = await this.users.update(scope, user._id, { invitationDate: this.clock.now() });
+    return { message: 'User created and invitation email sent', user: toUserResponse(invited ?? user) };
+  }
+
+  async createV2(scope: ShopScope, dto: CreateUserDto, shopDomain: string): Promise<V2UserDto> {
+    const { user } = await this.create(scope, dto, shopDomain);
+    return this.withVendorName(scope, user);
+  }
+
+  async list(scope: ShopScope): Promise<UserListDto> {
+    const users = await this.users.listAll(scope);
+    const vendors = await this.vendors.summaries(
+      scope,
+      users.map((u) => u.vendorId),
+    );
+    return {
+      users: users.map((u) => toUserListItem(u, vendors.get(String(u.vendorId))?.vendorName ?? null)),
+    };
+  }
+
+  async page(scope: ShopScope, query: UserListQueryDto): Promise<UsersPageDto> {
+    const context = `users:${scope.shopId}`;
+    const window = resolveCursorWindow(query, this.auth.cursorKey, context);
+    const vendorId = query.vendorId ? (toObjectId(query.vendorId) ?? undefined) : undefined;
+    const { rows, hasMoreBehind, totalCount } = await this.users.page(scope, window, { vendorId });
+    const page = buildCursorPage(
+      rows,
+      window,
+      (u) => ({ t: new Date(u.createdAt).getTime(), id: String(u._id) }),
+      this.auth.cursorKey,
+      context,
+      { hasMoreBehind, totalCount },
+    );
+    const vendors = await this.vendors.summaries(
+      scope,
+      page.items.map((u) => u.vendorId),
+    );
+    return {
+      users: page.items.map((u) => toV2UserResponse(u, vendors.get(String(u.vendorId))?.vendorName ?? null)),
+      pageInfo: page.pageInfo,
+      totalCount,
+    };
+  }
+
+  async get(scope: ShopScope, id: string): Promise<UserDto> {
+    return toUserResponse(await this.getRecord(scope, id));
+  }
+
+  async getV2(scope: ShopScope, id: string): Promise<V2UserDto> {
+    return this.withVendorName(scope, await this.get(scope, id));
+  }
+
+  async listForVendor(scope: ShopScope, vendorId: Types.ObjectId): Promise<UserDto[]> {
+    return (await this.users.listByVendor(scope, vendorId)).map(toUserResponse);
+  }
+
+  /** v1 PUT: a new email and password together. */
+  async replaceCredentials(scope: ShopScope, id: string, dto: ReplaceUserCredentialsDto): Promise<UserDto> {
+    return this.change(scope, id, dto);
+  }
+
+  async patch(scope: ShopScope, id: string, dto: PatchUserDto): Promise<V2UserDto> {
+    return this.withVendorName(scope, await this.change(scope, id, dto));
+  }
+
+  async delete(scope: ShopScope, id: string): Promise<DeletedUserDto> {
+    const current = await this.getRecord(scope, id);
+    if (!(await this.users.delete(scope, current._id))) throw new NotFoundError('User');
+    return { _id: String(current._id), deleted: true };
+  }
+
+  async setVendorActive(scope: ShopScope, vendorId: Types.ObjectId, active: boolean): Promise<void> {
+    await this.users.setVendorActive(scope, vendorId, active);
+  }
+
+  /**
+   * Email + password sign-in of an approved user of an active vendor; null for every failure alike
+   * (unknown shop or email, wrong password, unapproved user, inactive vendor), in about the same
+   * time, so callers cannot tell which accounts exist. Records `lastLoggedIn`.
+   */
+  async authenticate(scope: ShopScope | null, email: string, password: string): Promise<SignedInUser | null> {
+    const user = scope ? await this.users.findForSignIn(scope, email) : null;
+    if (!scope || !user) return this.hasher.verifyNothing(password).then(() => null);
+    if (!(await this.hasher.verify(user.passwordHash, password))) return null;
+    if (user.approved === false) return null;
+    const vendor = await this.vendors.getRecord(scope, String(user.vendorId)).catch(() => null);
+    const vendorActive = vendor !== null && this.vendors.isActive(vendor);
+    // Also repairs the user's copy of the vendor flag, should a (de)activation have been cut short.
+    await this.users.update(scope, user._id, { lastLoggedIn: this.clock.now(), vendorActive });
+    if (!vendorActive) return null;
+    return { userId: String(user._id), vendorId: String(user.vendorId) };
+  }
+
+  /**
+   * Every request with a vendor token: its user must still exist in the shop, belong to the token's
+   * vendor, be approved, and its vendor be active. One read by id.
+   */
+  async assertSessionActive(scope: ShopScope, userId: string, vendorId: string): Promise<void> {
+    const state = await this.users.sessionState(scope, userId);
+    if (
+      !state ||
+      String(state.vendorId) !== vendorId ||
+      state.approved === false ||
+      state.vendorActive === false
+    ) {
+      throw new UnauthorizedError('This vendor token is no longer valid; sign in again');
+    }
+  }
+
+  private async getRecord(scope: ShopScope, id: string): Promise<UserRecord> {
+    const user = await this.users.findById(scope, id);
+    if (!user) throw new NotFoundError('User');
+    return user;
+  }
+
+  private async change(scope: ShopScope, id: string, dto: PatchUserDto): Promise<UserDto> {
+    const current = await this.getRecord(scope, id);
+    const set: Partial<User> = {};
+    if (dto.email !== undefined && dto.email !== current.email) set.email = dto.email;
+    if (dto.password !== undefined) set.passwordHash = await this.hasher.hash(dto.password);
+    if (dto.approved !== undefined) set.approved = dto.approved;
+    if (Object.keys(set).length === 0) return toUserResponse(current);
+    try {
+      const updated = await this.users.update(scope, current._id, set);
+      if (!updated) throw new NotFoundError('User');
+      return toUserResponse(updated);
+    } catch (err) {
+      throw emailTaken(err, dto.email ?? current.email);
+    }
+  }
+
+  private async withVendorName(scope: ShopScope, user: UserDto): Promise<V2UserDto> {
+    const vendors = await this.vendors.summaries(scope, [new Types.ObjectId(user.vendorId)]);
+    return { ...user, vendorName: vendors.get(user.vendorId)?.vendorName ?? null };
+  }
+}
+
+function emailTaken(err: unknown, email: string): unknown {
+  if (isDuplicateKeyError(err))
+    return new ConflictError(`A user with email ${email} already exists in this shop`, { email });
+  return err;
+}

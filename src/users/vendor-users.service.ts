@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { Types } from 'mongoose';
+import type { ShopScope } from '../common/tenancy';
+import { PatchVendorDto } from '../vendors/dto/vendor.dto';
+import { VendorDto, VendorReadDto } from '../vendors/dto/vendor-response.dto';
+import { toVendorWithUsers } from '../vendors/vendor.mapper';
+import { VendorsService } from '../vendors/vendors.service';
+import { UsersService } from './users.service';
+
+/** Rules that span a vendor and its portal users. */
+@Injectable()
+export class VendorUsersService {
+  constructor(
+    private readonly vendors: VendorsService,
+    private readonly users: UsersService,
+  ) {}
+
+  /** GET /v1/vendors/{id}: `{vendor: [record]}`, with its users (never a password) when asked. */
+  async read(scope: ShopScope, vendorId: string, withUsers: boolean): Promise<VendorReadDto> {
+    const vendor = await this.vendors.getRecord(scope, vendorId);
+    const users = withUsers ? await this.users.listForVendor(scope, vendor._id) : undefined;
+    return { vendor: [toVendorWithUsers(vendor, users)] };
+  }
+
+  /**
+   * V2 PATCH. When `active` is given the vendor's users follow it, so a deactivated vendor's tokens
+   * are refused from the next request on (the vendor first, so sign-in refuses at once).
+   */
+  async patch(scope: ShopScope, vendorId: string, dto: PatchVendorDto): Promise<VendorDto> {
+    const vendor = await this.vendors.update(scope, vendorId, dto);
+    if (dto.active !== undefined)
+      await this.users.setVendorActive(scope, new Types.ObjectId(vendor._id), dto.active);
+    return vendor;
+  }
+
+  /** V2 DELETE: deactivation. The vendor and its data stay; it leaves the commission list and cannot sign in. */
+  deactivate(scope: ShopScope, vendorId: string): Promise<VendorDto> {
+    return this.patch(scope, vendorId, { active: false });
+  }
+}

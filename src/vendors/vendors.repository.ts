@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model, Types } from 'mongoose';
+import type { CursorWindow } from '../common/pagination';
+import { ShopScope, TenantRepository, toObjectId } from '../common/tenancy';
+import { CursorRows, readCursorRows } from './cursor-rows';
+import { Vendor } from './vendor.schema';
+
+export type VendorSummary = Pick<
+  Vendor,
+  '_id' | 'vendorName' | 'commissionType' | 'commissionAmount' | 'active'
+>;
+const SUMMARY = { vendorName: 1, commissionType: 1, commissionAmount: 1, active: 1 } as const;
+
+@Injectable()
+export class VendorsRepository extends TenantRepository<Vendor> {
+  constructor(@InjectModel(Vendor.name) model: Model<Vendor>) {
+    super(model);
+  }
+
+  /** Throws the driver's duplicate-key error when the name is taken (unique shopId + vendorName). */
+  async create(
+    scope: ShopScope,
+    data: Pick<Vendor, 'vendorName' | 'commissionType' | 'commissionAmount'>,
+  ): Promise<Vendor> {
+    const doc = await this.model.create({ ...data, active: true, ...this.owner(scope) });
+    return doc.toObject();
+  }
+
+  findById(scope: ShopScope, id: string): Promise<Vendor | null> {
+    const _id = toObjectId(id);
+    return _id
+      ? this.model.findOne(this.scoped(scope, { _id })).lean<Vendor>().exec()
+      : Promise.resolve(null);
+  }
+
+  /** One read for many ids (names for user lists). */
+  findSummaries(scope: ShopScope, ids: Types.ObjectId[]): Promise<VendorSummary[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.model
+      .find(this.scoped(scope, { _id: { $in: ids } }), SUMMARY)
+      .lean<VendorSummary[]>()
+      .exec();
+  }
+
+  /** Records without the flag (written before it existed) count as active. */
+  listActive(scope: ShopScope): Promise<VendorSummary[]> {
+    return this.model
+      .find(this.scoped(scope, { active: { $ne: false } }), SUMMARY)
+      .sort({ vendorName: 1 })
+      .lean<VendorSummary[]>()
+      .exec();
+  }
+
+  /** Throws the driver's duplicate-key error on a rename onto an existing name. */
+  update(scope: ShopScope, id: Types.ObjectId, set: Record<string, unknown>): Promise<Vendor | null> {
+    return this.model
+      .findOneAndUpdate(this.scoped(scope, { _id: id }), { $set: set }, { new: true, runValidators: true })
+      .lean<Vendor>()
+      .exec();
+  }
+
+  page(scope: ShopScope, window: CursorWindow, filter: { active?: boolean }): Promise<CursorRows<Vendor>> {
+    const extra: Record<string, unknown> = {};
+    if (filter.active === true) extra.active = { $ne: false };
+    if (filter.active === false) extra.active = false;
+    return readCursorRows(this.model, this.scoped(scope, extra), window);
+  }
+}

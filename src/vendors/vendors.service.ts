@@ -1,0 +1,201 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Types } from 'mongoose';
+import { ConflictError, NotFoundError, ValidationError } from '../common/errors';
+import { buildCursorPage, resolveCursorWindow } from '../common/pagination';
+import type { ShopScope } from '../common/tenancy';
+import { authConfig, AuthConfig } from '../config/configuration';
+import { ShopsService } from '../shops/shops.service';
+import { commissionProblem } from './commission-rules';
+import { isDuplicateKeyError } from './duplicate-key';
+import {
+  ADDRESS_FIELDS,
+  CreateVendorDto,
+  PatchVendorDto,
+  ProfileEntryDto,
+  VendorAddressDto,
+  VendorListQueryDto,
+} from './dto/vendor.dto';
+import { VendorDto, VendorsPageDto } from './dto/vendor-response.dto';
+import { isActiveVendor, toVendorResponse } from './vendor.mapper';
+import { CommissionType, Vendor, VendorProfileEntry } from './vendor.schema';
+import { VendorsRepository, VendorSummary } from './vendors.repository';
+
+export interface ActiveVendorCommission {
+  vendorId: string;
+  vendorName: string;
+  commissionType: CommissionType;
+  commissionAmount: number;
+}
+
+@Injectable()
+export class VendorsService {
+  constructor(
+    private readonly vendors: VendorsRepository,
+    private readonly shops: ShopsService,
+    @Inject(authConfig.KEY) private readonly auth: AuthConfig,
+  ) {}
+
+  async create(scope: ShopScope, dto: CreateVendorDto): Promise<VendorDto> {
+    assertCommission(dto.commissionType, dto.commissionAmount);
+    try {
+      const vendor = await this.vendors.create(scope, {
+        vendorName: dto.vendorName,
+        commissionType: dto.commissionType,
+        commissionAmount: dto.commissionAmount,
+      });
+      return toVendorResponse(vendor);
+    } catch (err) {
+      throw nameTaken(err, dto.vendorName);
+    }
+  }
+
+  async get(scope: ShopScope, id: string): Promise<VendorDto> {
+    return toVendorResponse(await this.getRecord(scope, id));
+  }
+
+  async getRecord(scope: ShopScope, id: string): Promise<Vendor> {
+    const vendor = await this.vendors.findById(scope, id);
+    if (!vendor) throw new NotFoundError('Vendor');
+    return vendor;
+  }
+
+  /**
+   * Changes only the given fields. The commission rule is checked on the result (a new type with
+   * the stored amount, or the reverse); a rename onto another vendor's name is a 409.
+   */
+  async update(scope: ShopScope, id: string, patch: PatchVendorDto): Promise<VendorDto> {
+    const current = await this.getRecord(scope, id);
+    const set: Record<string, unknown> = {};
+    if (patch.vendorName !== undefined && patch.vendorName !== current.vendorName)
+      set.vendorName = patch.vendorName;
+    if (patch.commissionType !== undefined || patch.commissionAmount !== undefined) {
+      const type = patch.commissionType ?? current.commissionType;
+      const amount = patch.commissionAmount ?? current.commissionAmount;
+      assertCommission(type, amount);
+      set.commissionType = type;
+      set.commissionAmount = amount;
+    }
+    if (patch.active !== undefined) set.active = patch.active;
+    if (patch.address !== undefined) Object.assign(set, addressSet(patch.address));
+    if (patch.profile !== undefined)
+      set.profile = mergeProfile(current.profile, await this.checkedProfile(scope, patch.profile));
+    return this.apply(scope, current, set, patch.vendorName);
+  }
+
+  async setAddress(scope: ShopScope, id: string, address: VendorAddressDto): Promise<VendorDto> {
+    const current = await this.getRecord(scope, id);
+    return this.apply(scope, current, addressSet(address));
+  }
+
+  /** Sets the given entries; entries of other fields keep their values. */
+  async setProfile(scope: ShopScope, id: string, entries: ProfileEntryDto[]): Promise<VendorDto> {
+    const current = await this.getRecord(scope, id);
+    const checked = await this.checkedProfile(scope, entries);
+    return this.apply(scope, current, { profile: mergeProfile(current.profile, checked) });
+  }
+
+  async page(scope: ShopScope, query: VendorListQueryDto): Promise<VendorsPageDto> {
+    const context = `vendors:${scope.shopId}`;
+    const window = resolveCursorWindow(query, this.auth.cursorKey, context);
+    const active = query.active === undefined ? undefined : query.active === 'true';
+    const { rows, hasMoreBehind, totalCount } = await this.vendors.page(scope, window, { active });
+    const page = buildCursorPage(
+      rows,
+      window,
+      (v) => ({ t: new Date(v.createdAt).getTime(), id: String(v._id) }),
+      this.auth.cursorKey,
+      context,
+      { hasMoreBehind, totalCount },
+    );
+    return { vendors: page.items.map(toVendorResponse), pageInfo: page.pageInfo, totalCount };
+  }
+
+  async listActiveCommissions(scope: ShopScope): Promise<ActiveVendorCommission[]> {
+    return (await this.vendors.listActive(scope)).map((v) => ({
+      vendorId: String(v._id),
+      vendorName: v.vendorName,
+      commissionType: v.commissionType,
+      commissionAmount: v.commissionAmount,
+    }));
+  }
+
+  /** A vendor id given in a body (e.g. a user's vendorId): unknown or another shop's → 422, not 404. */
+  async findForReference(scope: ShopScope, vendorId: string, field = 'vendorId'): Promise<Vendor> {
+    const vendor = await this.vendors.findById(scope, vendorId);
+    if (!vendor) {
+      const message = `${field} ${JSON.stringify(vendorId)} is not a vendor of this shop`;
+      throw new ValidationError(message, { fields: { [field]: [message] } });
+    }
+    return vendor;
+  }
+
+  async summaries(scope: ShopScope, ids: Types.ObjectId[]): Promise<Map<string, VendorSummary>> {
+    const unique = [...new Map(ids.map((id) => [String(id), id])).values()];
+    return new Map((await this.vendors.findSummaries(scope, unique)).map((v) => [String(v._id), v]));
+  }
+
+  isActive(vendor: Pick<Vendor, 'active'>): boolean {
+    return isActiveVendor(vendor);
+  }
+
+  private async apply(
+    scope: ShopScope,
+    current: Vendor,
+    set: Record<string, unknown>,
+    vendorName?: string,
+  ): Promise<VendorDto> {
+    if (Object.keys(set).length === 0) return toVendorResponse(current);
+    try {
+      const updated = await this.vendors.update(scope, current._id, set);
+      if (!updated) throw new NotFoundError('Vendor');
+      return toVendorResponse(updated);
+    } catch (err) {
+      throw nameTaken(err, vendorName ?? current.vendorName);
+    }
+  }
+
+  /** Every field must be one the shop defined (GET /v1/shop/profile); the last entry of a field wins. */
+  private async checkedProfile(scope: ShopScope, entries: ProfileEntryDto[]): Promise<VendorProfileEntry[]> {
+    const shop = await this.shops.getById(scope.shopId);
+    const allowed = new Set(shop.profileFields ?? []);
+    const fields: Record<string, string[]> = {};
+    entries.forEach((e, i) => {
+      if (!allowed.has(e.field)) {
+        fields[`${i}.field`] = [
+          allowed.size
+            ? `${JSON.stringify(e.field)} is not a profile field of this shop; use one of: ${[...allowed].join(', ')}`
+            : `${JSON.stringify(e.field)} is not a profile field: this shop has none configured (PUT /v1/shop/profile)`,
+        ];
+      }
+    });
+    if (Object.keys(fields).length)
+      throw new ValidationError(Object.values(fields).flat().join('; '), { fields });
+    return entries.map((e) => ({ field: e.field, value: e.value }));
+  }
+}
+
+function assertCommission(type: CommissionType, amount: number): void {
+  const problem = commissionProblem(type, amount, 'commissionAmount');
+  if (problem) throw new ValidationError(problem, { fields: { commissionAmount: [problem] } });
+}
+
+function addressSet(address: VendorAddressDto): Record<string, unknown> {
+  const set: Record<string, unknown> = {};
+  for (const f of ADDRESS_FIELDS) if (address[f] !== undefined) set[`address.${f}`] = address[f];
+  return set;
+}
+
+function mergeProfile(
+  current: VendorProfileEntry[] | undefined,
+  entries: VendorProfileEntry[],
+): VendorProfileEntry[] {
+  const merged = new Map((current ?? []).map((p) => [p.field, p.value] as const));
+  for (const e of entries) merged.set(e.field, e.value);
+  return [...merged].map(([field, value]) => ({ field, value }));
+}
+
+function nameTaken(err: unknown, vendorName: string): unknown {
+  if (isDuplicateKeyError(err))
+    return new ConflictError(`A vendor named "${vendorName}" already exists`, { vendorName });
+  return err;
+}

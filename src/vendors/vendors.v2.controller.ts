@@ -1,0 +1,87 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Scope, V2Auth } from '../common/auth/auth.decorators';
+import { ApiV2Errors } from '../common/http/api-errors.decorator';
+import { ok, V2Envelope } from '../common/http/envelope';
+import type { ShopScope } from '../common/tenancy';
+import { VendorUsersService } from '../users/vendor-users.service';
+import { CreateVendorDto, PatchVendorDto, VendorListQueryDto } from './dto/vendor.dto';
+import {
+  VendorDto,
+  VendorEnvelopeDto,
+  VendorsPageDto,
+  VendorsPageEnvelopeDto,
+} from './dto/vendor-response.dto';
+import { VendorsService } from './vendors.service';
+
+const ID = { name: 'id', example: '6740c1a2e4b0f15b3c9d0a21' };
+
+/** V2 merchant administration of vendors (spec §4.10): merchant or shop token; a vendor token gets 403. */
+@ApiTags('Vendors')
+@V2Auth('merchant', 'shop')
+@Controller('v2/vendors')
+export class VendorsV2Controller {
+  constructor(
+    private readonly vendors: VendorsService,
+    private readonly vendorUsers: VendorUsersService,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Vendors, newest first (cursor paging)' })
+  @ApiOkResponse({ type: VendorsPageEnvelopeDto })
+  @ApiV2Errors(422)
+  async list(
+    @Scope() scope: ShopScope,
+    @Query() query: VendorListQueryDto,
+  ): Promise<V2Envelope<VendorsPageDto>> {
+    return ok(await this.vendors.page(scope, query));
+  }
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create a vendor (name trimmed, lowercased, unique per shop)' })
+  @ApiCreatedResponse({ type: VendorEnvelopeDto })
+  @ApiV2Errors(400, 409, 422)
+  async create(@Scope() scope: ShopScope, @Body() body: CreateVendorDto): Promise<V2Envelope<VendorDto>> {
+    return ok(await this.vendors.create(scope, body));
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One vendor' })
+  @ApiParam(ID)
+  @ApiOkResponse({ type: VendorEnvelopeDto })
+  @ApiV2Errors(404)
+  async get(@Scope() scope: ShopScope, @Param('id') id: string): Promise<V2Envelope<VendorDto>> {
+    return ok(await this.vendors.get(scope, id));
+  }
+
+  @Patch(':id')
+  @ApiOperation({
+    summary: 'Change a vendor (only the given fields)',
+    description: 'Name, commission, active flag, address fields and profile entries; same rules as v1.',
+  })
+  @ApiParam(ID)
+  @ApiOkResponse({ type: VendorEnvelopeDto })
+  @ApiV2Errors(400, 404, 409, 422)
+  async patch(
+    @Scope() scope: ShopScope,
+    @Param('id') id: string,
+    @Body() body: PatchVendorDto,
+  ): Promise<V2Envelope<VendorDto>> {
+    return ok(await this.vendorUsers.patch(scope, id, body));
+  }
+
+  @Delete(':id')
+  @ApiOperation({
+    summary: 'Deactivate a vendor',
+    description:
+      'The vendor and its data stay; it leaves GET /v1/commissions/vendor, its users cannot sign in and ' +
+      'their tokens are refused. PATCH {active: true} reactivates it.',
+  })
+  @ApiParam(ID)
+  @ApiOkResponse({ type: VendorEnvelopeDto })
+  @ApiV2Errors(404)
+  async deactivate(@Scope() scope: ShopScope, @Param('id') id: string): Promise<V2Envelope<VendorDto>> {
+    return ok(await this.vendorUsers.deactivate(scope, id));
+  }
+}
