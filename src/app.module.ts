@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AdjustmentsModule } from './adjustments/adjustments.module';
 import { AuthModule } from './auth/auth.module';
+import { CommissionsModule } from './commissions/commissions.module';
 import { CommonModule } from './common/common.module';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -15,6 +16,8 @@ import { ProductsModule } from './products/products.module';
 import { QueuesModule } from './queues/queues.module';
 import { RedisModule } from './redis/redis.module';
 import { ShopsModule } from './shops/shops.module';
+import { UsersModule } from './users/users.module';
+import { VendorsModule } from './vendors/vendors.module';
 
 /** Infrastructure shared by the HTTP app, the worker and the CLI. */
 export const CORE_MODULES = [ConfigModule, CommonModule, DatabaseModule, RedisModule, QueuesModule];
@@ -24,6 +27,9 @@ export const FEATURE_MODULES = [
   AuthModule,
   ShopsModule,
   MerchantKeysModule,
+  VendorsModule,
+  UsersModule,
+  CommissionsModule,
   LineItemsModule,
   ProductsModule,
   OrdersModule,

@@ -1,0 +1,30 @@
+import { Body, Controller, HttpCode, Ip, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiV2Errors } from '../common/http/api-errors.decorator';
+import { ok, V2Envelope } from '../common/http/envelope';
+import { VendorAuthenticateDto, VendorTokenDto, VendorTokenEnvelopeDto } from './dto/vendor-auth.dto';
+import { VendorAuthService } from './vendor-auth.service';
+
+@ApiTags('Authentication')
+@Controller('v2/vendor')
+export class VendorAuthV2Controller {
+  constructor(private readonly vendorAuth: VendorAuthService) {}
+
+  @Post('authenticate')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Vendor portal sign-in: a vendor token (24 h), renewable at POST /refresh-token',
+    description:
+      'For an approved user of an active vendor. Wrong password, unknown email, unapproved user and inactive ' +
+      'vendor all answer the same 401. After 5 failed attempts within 15 minutes for the same shop, email and ' +
+      'client address, attempts are refused with 429 and a Retry-After header.',
+  })
+  @ApiOkResponse({ type: VendorTokenEnvelopeDto })
+  @ApiV2Errors(400, 401, 422, 429)
+  async authenticate(
+    @Body() body: VendorAuthenticateDto,
+    @Ip() ip: string,
+  ): Promise<V2Envelope<VendorTokenDto>> {
+    return ok(await this.vendorAuth.signIn(body, ip));
+  }
+}
