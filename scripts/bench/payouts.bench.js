@@ -4,12 +4,15 @@
 //   GET /v1/fulfillments?vendorId=…&start=…&end=…        p99 < 100 ms
 //   a payout batch over BENCH_BATCH_LINE_ITEMS (default 10,000) line items completes within 10 s
 // Line items are seeded straight into the database (the ingestion path is benchmarked elsewhere);
-// the bench shops' documents are removed afterwards unless BENCH_KEEP=1.
+// the bench shops' documents are removed afterwards unless BENCH_KEEP=1. Smaller runs:
+// BENCH_LINE_ITEMS=20000 BENCH_BATCH_LINE_ITEMS=1000 npm run bench -- payouts
 const { MongoClient, ObjectId } = require('mongodb');
 const { benchShop, json, load } = require('./harness');
 
 const TOTAL = Number(process.env.BENCH_LINE_ITEMS || 300_000);
 const BATCH = Number(process.env.BENCH_BATCH_LINE_ITEMS || 10_000);
+/** Stop waiting for the batch after this long (it keeps running in the server). */
+const BATCH_TIMEOUT_S = Number(process.env.BENCH_BATCH_TIMEOUT_S || 600);
 const VENDORS = 20;
 const DAY = 24 * 3600 * 1000;
 const START = Date.UTC(2025, 0, 1);
@@ -150,7 +153,7 @@ module.exports = async function payouts(server) {
 
     const vendorId = String(vendors[3]._id);
     const headers = { 'x-access-token': shop.token };
-    const opts = { connections: Number(process.env.BENCH_CONNECTIONS || 10) };
+    const opts = { connections: Number(process.env.BENCH_CONNECTIONS || 4) };
     const payoutsRow = await load(
       `GET /v1/payouts?vendorId=…&limit=100 (${TOTAL} line items)`,
       { ...opts, path: `/v1/payouts?vendorId=${vendorId}&limit=100`, headers },
@@ -176,7 +179,7 @@ module.exports = async function payouts(server) {
     for (;;) {
       batch = await json('GET', `/v1/payouts/batches/${batchId}`, undefined, batchShop.token);
       if (batch.status === 'completed' || batch.status === 'failed') break;
-      if (Date.now() - b0 > 15 * 60 * 1000) throw new Error('payout batch did not finish within 15 minutes');
+      if (Date.now() - b0 > BATCH_TIMEOUT_S * 1000) break; // reported as a miss with its status
       await new Promise((r) => setTimeout(r, 100));
     }
     const batchSeconds = (Date.now() - b0) / 1000;

@@ -21,4 +21,5 @@ export abstract class PayoutEngineOptions {
   abstract readonly leaseMs: number;
 }
 
-export const DEFAULT_PAYOUT_ENGINE_OPTIONS: PayoutEngineOptions = { chunkSize: 500, leaseMs: 60_000 };
+/** 100 lines per chunk keeps lease renewals frequent even where each write is slow (FerretDB). */
+export const DEFAULT_PAYOUT_ENGINE_OPTIONS: PayoutEngineOptions = { chunkSize: 100, leaseMs: 5 * 60_000 };

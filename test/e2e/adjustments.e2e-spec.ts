@@ -1,5 +1,5 @@
-import { TokenService } from '../../src/auth/token.service';
 import { startApp, TestApp } from '../support/app';
+import { vendorToken } from '../support/catalog';
 import { createMerchantKey, createShop, TestMerchantKey, TestShop } from '../support/factory';
 import { createVendor, renameVendor } from '../support/payout-fixtures';
 import { DAY } from '../support/test-clock';
@@ -130,17 +130,11 @@ describe('V2 payout adjustments (e2e)', () => {
     it('a shop token works too; a vendor token is refused with 403; no token 401', async () => {
       const res = await post({ vendorId: vendor._id, amount: 3, type: 'ADDITION' }, shop.token);
       expect(res.status).toBe(201);
-      const vendorToken = t.app.get(TokenService).issue({
-        kind: 'vendor',
-        shopId: shop.shopId,
-        shopDomain: shop.shopDomain,
-        vendorId: vendor._id,
-        userId: '6740b9f1c2a4e15b3c9d0a98',
-      }).token;
+      const vendorTok = await vendorToken(t, shop, vendor._id);
       for (const r of [
-        await t.api.get(BASE, { token: vendorToken }),
-        await post({ vendorId: vendor._id, amount: 3, type: 'ADDITION' }, vendorToken),
-        await t.api.get(`${BASE}/${res.body.data._id}`, { token: vendorToken }),
+        await t.api.get(BASE, { token: vendorTok }),
+        await post({ vendorId: vendor._id, amount: 3, type: 'ADDITION' }, vendorTok),
+        await t.api.get(`${BASE}/${res.body.data._id}`, { token: vendorTok }),
       ]) {
         expect(r.status).toBe(403);
         expect(r.body.error.code).toBe('FORBIDDEN');

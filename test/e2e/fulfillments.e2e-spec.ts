@@ -1,8 +1,8 @@
 import { getModelToken } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { TokenService } from '../../src/auth/token.service';
 import { LineItem } from '../../src/line-items/line-item.schema';
 import { startApp, TestApp } from '../support/app';
+import { vendorToken } from '../support/catalog';
 import { createMerchantKey, createShop, TestShop } from '../support/factory';
 import { createVendor, SeededOrder, seedOrder } from '../support/payout-fixtures';
 import { deliver, shopifyFulfillment } from '../support/webhooks';
@@ -332,14 +332,8 @@ describe('fulfillments (e2e)', () => {
       expect(ids(theirs.fulfillments)).toEqual([foreign.ids[0]]);
       const mk = await createMerchantKey(t, shop);
       expect((await t.api.get('/v1/fulfillments', { token: mk.token })).status).toBe(403);
-      const vendorToken = t.app.get(TokenService).issue({
-        kind: 'vendor',
-        shopId: shop.shopId,
-        shopDomain: shop.shopDomain,
-        vendorId: a._id,
-        userId: '6740b9f1c2a4e15b3c9d0a98',
-      }).token;
-      expect((await t.api.get('/v1/fulfillments', { token: vendorToken })).status).toBe(403);
+      const vendorTok = await vendorToken(t, shop, a._id);
+      expect((await t.api.get('/v1/fulfillments', { token: vendorTok })).status).toBe(403);
     });
   });
 });
