@@ -4,6 +4,7 @@ const harness = require('./harness');
 const GROUPS = {
   foundation: require('./foundation.bench'),
   payouts: require('./payouts.bench'),
+  commissions: require('./commissions.bench'),
 };
 
 async function main() {
