@@ -47,7 +47,9 @@ function order(i, base, hotEvery) {
   const id = base + i;
   const created = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
   const skus = [
-    i % hotEvery === 0 && Math.floor(i / hotEvery) < HOT ? ['BENCH-HOT', 'Acme Apparel', '24.00'] : ['ACME-TEE-M', 'Acme Apparel', '24.00'],
+    i % hotEvery === 0 && Math.floor(i / hotEvery) < HOT
+      ? ['BENCH-HOT', 'Acme Apparel', '24.00']
+      : ['ACME-TEE-M', 'Acme Apparel', '24.00'],
     ['GLX-BUDS', 'Globex Gadgets', '59.00'],
     ['INI-MUG', 'Initech Home', '14.50'],
   ];
@@ -60,7 +62,13 @@ function order(i, base, hotEvery) {
     financial_status: i % 4 ? 'paid' : 'pending',
     currency: 'USD',
     customer: { id: id + 1, email: `c${i}@example.com`, first_name: 'Bench', last_name: String(i) },
-    shipping_address: { first_name: 'Bench', last_name: String(i), address1: '1 Main St', city: 'Springfield', country: 'US' },
+    shipping_address: {
+      first_name: 'Bench',
+      last_name: String(i),
+      address1: '1 Main St',
+      city: 'Springfield',
+      country: 'US',
+    },
     shipping_lines: [{ price: '6.90' }],
     line_items: skus.map(([sku, vendor, price], j) => ({
       id: id * 10 + j,
@@ -109,22 +117,29 @@ async function drained(queueName, timeoutMs) {
 module.exports = async function dataflow(server) {
   progress(`seeding a shop, then ${N} orders`);
   const shop = cli('seed:demo', '--orders', '0');
-  const { token } = await http('POST', '/v1/authenticate', { apiKey: shop.apiKey, shopDomain: shop.shopDomain });
+  const { token } = await http('POST', '/v1/authenticate', {
+    apiKey: shop.apiKey,
+    shopDomain: shop.shopDomain,
+  });
   const auth = { 'x-access-token': token };
   const base = Math.floor(Date.now() / 1000) * 1000;
   const hotEvery = Math.max(1, Math.floor(N / HOT));
 
   // 1. Ingestion, end to end.
   const t0 = Date.now();
-  await pool(Array.from({ length: N }, (_, i) => i), SEND_CONCURRENCY, async (i) => {
-    const raw = JSON.stringify(order(i, base, hotEvery));
-    await http('POST', '/webhooks/shopify', raw, {
-      'x-shopify-topic': 'orders/create',
-      'x-shopify-shop-domain': shop.shopDomain,
-      'x-shopify-webhook-id': randomUUID(),
-      'x-shopify-hmac-sha256': createHmac('sha256', shop.webhookSecret).update(raw).digest('base64'),
-    });
-  });
+  await pool(
+    Array.from({ length: N }, (_, i) => i),
+    SEND_CONCURRENCY,
+    async (i) => {
+      const raw = JSON.stringify(order(i, base, hotEvery));
+      await http('POST', '/webhooks/shopify', raw, {
+        'x-shopify-topic': 'orders/create',
+        'x-shopify-shop-domain': shop.shopDomain,
+        'x-shopify-webhook-id': randomUUID(),
+        'x-shopify-hmac-sha256': createHmac('sha256', shop.webhookSecret).update(raw).digest('base64'),
+      });
+    },
+  );
   const accepted = Date.now() - t0;
   progress(`${N} webhooks accepted in ${accepted} ms; waiting for the ingestion queue`);
   await drained('ingestion', 24 * 3600 * 1000);
@@ -135,7 +150,8 @@ module.exports = async function dataflow(server) {
 
   progress(`ingested ${N} orders in ${ingestMs} ms`);
 
-  // 2. By-SKU recalculation of the hot SKU's line items.
+  // 2. By-SKU recalculation of the hot SKU's line items, after a settings change so every figure moves.
+  await http('PUT', '/v1/shop/settings', { taxOnCommissionRate: 18 }, auth);
   const r0 = Date.now();
   const recalc = await http('POST', '/v1/lineitems/update', { bySku: 'BENCH-HOT', recalculate: true }, auth);
   const queuedMs = Date.now() - r0;
@@ -146,12 +162,19 @@ module.exports = async function dataflow(server) {
 
   // 3. 100-item updates (fields on 100 line items of 34 orders).
   const pairs = [];
-  for (let i = N - 1; pairs.length < 100 && i >= 0; i--) for (let j = 0; j < 3 && pairs.length < 100; j++) pairs.push([base + i, (base + i) * 10 + j]);
+  for (let i = N - 1; pairs.length < 100 && i >= 0; i--)
+    for (let j = 0; j < 3 && pairs.length < 100; j++) pairs.push([base + i, (base + i) * 10 + j]);
   const updates = await harness.timeSequential(Number(process.env.BENCH_UPDATE_RUNS || 20), (k) =>
     http(
       'POST',
       '/v1/lineitems/update',
-      { items: pairs.map(([orderId, lineItemId]) => ({ orderId, lineItemId, fields: { deduction: (k % 7) + 0.25 } })) },
+      {
+        items: pairs.map(([orderId, lineItemId]) => ({
+          orderId,
+          lineItemId,
+          fields: { deduction: (k % 7) + 0.25 },
+        })),
+      },
       auth,
     ),
   );
@@ -168,16 +191,41 @@ module.exports = async function dataflow(server) {
 
   return {
     rows: [
-      { scenario: `ingest ${N} orders (${N * 3} line items) via webhooks`, accepted_s: +(accepted / 1000).toFixed(1), total_s: +(ingestMs / 1000).toFixed(1), 'orders/s': +ordersPerSec.toFixed(1) },
-      { scenario: `by-SKU recalculation of ${recalc.recalculateQueued} line items`, response_ms: queuedMs, total_s: +(recalcMs / 1000).toFixed(2) },
+      {
+        scenario: `ingest ${N} orders (${N * 3} line items) via webhooks`,
+        accepted_s: +(accepted / 1000).toFixed(1),
+        total_s: +(ingestMs / 1000).toFixed(1),
+        'orders/s': +ordersPerSec.toFixed(1),
+      },
+      {
+        scenario: `by-SKU recalculation of ${recalc.recalculateQueued} line items`,
+        response_ms: queuedMs,
+        total_s: +(recalcMs / 1000).toFixed(2),
+      },
       { scenario: 'POST /v1/lineitems/update, 100 items', ...updates },
       list,
     ],
     verdicts: [
-      { target: 'ingestion >= 200 orders/s end to end', value: `${ordersPerSec.toFixed(1)} orders/s (${N} orders)`, pass: ordersPerSec >= 200 },
-      { target: `by-SKU recalculation of ${HOT} line items <= 10 s`, value: `${(recalcMs / 1000).toFixed(2)} s`, pass: recalcMs <= 10000 && recalc.recalculateQueued === HOT },
-      { target: '100-item lineitems/update p50 < 300 ms', value: `${updates.p50_ms} ms`, pass: updates.p50_ms < 300 },
-      { target: 'GET /v2/orders?first=20 p99 < 50 ms', value: `${list.p99_ms} ms`, pass: list.p99_ms < 50 },
+      {
+        target: 'ingestion >= 200 orders/s end to end',
+        value: `${ordersPerSec.toFixed(1)} orders/s (${N} orders)`,
+        pass: ordersPerSec >= 200,
+      },
+      {
+        target: `by-SKU recalculation of ${HOT} line items <= 10 s`,
+        value: `${(recalcMs / 1000).toFixed(2)} s`,
+        pass: recalcMs <= 10000 && recalc.recalculateQueued === HOT,
+      },
+      {
+        target: '100-item lineitems/update p50 < 300 ms',
+        value: `${updates.p50_ms} ms`,
+        pass: updates.p50_ms < 300,
+      },
+      {
+        target: 'GET /v2/orders?first=20 p99 < 50 ms',
+        value: list.requests > 0 ? `${list.p99_ms} ms (${list.requests} requests)` : 'no request completed',
+        pass: list.requests > 0 && list.non2xx_or_errors === 0 && list.p99_ms < 50,
+      },
       { target: 'peak RSS < 400 MB', value: `${peak} MB`, pass: peak < 400 },
     ],
   };

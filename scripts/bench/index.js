@@ -5,6 +5,7 @@ const GROUPS = {
   foundation: require('./foundation.bench'),
   payouts: require('./payouts.bench'),
   commissions: require('./commissions.bench'),
+  dataflow: require('./dataflow.bench'),
 };
 
 async function main() {

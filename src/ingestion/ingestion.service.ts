@@ -58,6 +58,8 @@ export interface IncomingWebhook {
 }
 
 const SIGNATURE_ERROR = 'Webhook signature verification failed';
+/** Known shops are remembered briefly, so accepting a webhook costs no database read. */
+const SHOP_CACHE_MS = 30_000;
 
 /** `X-Shopify-Hmac-Sha256`: base64 HMAC-SHA256 of the raw body with the shop's webhook secret. */
 export function signatureMatches(secret: string, rawBody: Buffer, header: string): boolean {
@@ -78,6 +80,11 @@ export function ingestionJobId(shopId: string, webhookId: string): string {
  */
 @Injectable()
 export class IngestionService {
+  private readonly shopCache = new Map<
+    string,
+    { shop: { _id: unknown; domain: string; webhookSecret: string }; until: number }
+  >();
+
   constructor(
     private readonly shops: ShopsService,
     private readonly orders: OrdersRepository,
@@ -91,7 +98,7 @@ export class IngestionService {
 
   async receive(w: IncomingWebhook): Promise<WebhookAckDto> {
     if (!w.shopDomain || !w.hmac || !w.rawBody) throw new UnauthorizedError(SIGNATURE_ERROR);
-    const shop = await this.shops.getByDomain(w.shopDomain).catch(() => null);
+    const shop = await this.knownShop(w.shopDomain);
     // An unknown shop answers exactly like a bad signature.
     if (!shop || !signatureMatches(shop.webhookSecret, w.rawBody, w.hmac))
       throw new UnauthorizedError(SIGNATURE_ERROR);
@@ -126,6 +133,21 @@ export class IngestionService {
       throw err;
     }
     return { received: true, duplicate: false, ignored: false };
+  }
+
+  private async knownShop(
+    domain: string,
+  ): Promise<{ _id: unknown; domain: string; webhookSecret: string } | null> {
+    const key = domain.trim().toLowerCase();
+    const now = Date.now();
+    const hit = this.shopCache.get(key);
+    if (hit && hit.until > now) return hit.shop;
+    const shop = await this.shops.getByDomain(key).catch(() => null);
+    if (shop) {
+      if (this.shopCache.size > 10_000) this.shopCache.clear();
+      this.shopCache.set(key, { shop, until: now + SHOP_CACHE_MS });
+    }
+    return shop;
   }
 
   /** The queued work of one webhook. Throws to retry; a `PayloadError` fails the job for good. */
