@@ -24,7 +24,11 @@ import {
 export const MAX_ADJUSTMENT_AMOUNT = 1_000_000_000;
 
 export class CreatePayoutAdjustmentDto {
-  @ApiProperty({ description: 'A vendor of this shop', example: '6740b9f1c2a4e15b3c9d0a21' })
+  @ApiProperty({
+    pattern: '^[0-9a-fA-F]{24}$',
+    description: 'A vendor of this shop',
+    example: '6740b9f1c2a4e15b3c9d0a21',
+  })
   @IsMongoId()
   vendorId!: string;
 
@@ -111,7 +115,7 @@ export class PayoutAdjustmentListQueryDto {
   @Max(100)
   limit: number = 20;
 
-  @ApiPropertyOptional({ example: '6740b9f1c2a4e15b3c9d0a21' })
+  @ApiPropertyOptional({ pattern: '^[0-9a-fA-F]{24}$', example: '6740b9f1c2a4e15b3c9d0a21' })
   @IsOptional()
   @IsMongoId()
   vendorId?: string;
@@ -127,6 +131,9 @@ export class PayoutAdjustmentListQueryDto {
   type?: AdjustmentType;
 
   @ApiPropertyOptional({
+    type: String,
+    format: 'date',
+    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
     description: '`customItemDate` on or after this UTC calendar day (inclusive)',
     example: '2026-11-01',
   })
@@ -135,6 +142,9 @@ export class PayoutAdjustmentListQueryDto {
   start?: string;
 
   @ApiPropertyOptional({
+    type: String,
+    format: 'date',
+    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
     description: '`customItemDate` on or before this UTC calendar day (inclusive, up to 23:59:59.999Z)',
     example: '2026-11-30',
   })

@@ -18,19 +18,28 @@ export const FULFILLMENT_FILTERS = ['fulfilled', 'unfulfilled'] as const;
 export type FulfillmentFilter = (typeof FULFILLMENT_FILTERS)[number];
 
 export class CreateFulfillmentDto {
-  @ApiProperty({ maxLength: 255, example: '1Z999AA10123456784' })
+  @ApiProperty({ minLength: 1, maxLength: 255, example: '1Z999AA10123456784' })
   @IsString()
   @IsNotEmpty()
   @MaxLength(255)
   trackingNumber!: string;
 
-  @ApiProperty({ maxLength: 255, description: 'Carrier name, e.g. UPS, DHL, USPS', example: 'UPS' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 255,
+    description: 'Carrier name, e.g. UPS, DHL, USPS',
+    example: 'UPS',
+  })
   @IsString()
   @IsNotEmpty()
   @MaxLength(255)
   shippingCarrier!: string;
 
-  @ApiProperty({ maxLength: 2048, example: 'https://www.ups.com/track?tracknum=1Z999AA10123456784' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 2048,
+    example: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
+  })
   @IsString()
   @IsNotEmpty()
   @MaxLength(2048)
@@ -65,12 +74,15 @@ export class FulfillmentResultsDto {
 }
 
 export class FulfillmentListQueryDto extends OffsetPageQueryDto {
-  @ApiPropertyOptional({ example: '6740b9f1c2a4e15b3c9d0a21' })
+  @ApiPropertyOptional({ pattern: '^[0-9a-fA-F]{24}$', example: '6740b9f1c2a4e15b3c9d0a21' })
   @IsOptional()
   @IsMongoId()
   vendorId?: string;
 
   @ApiPropertyOptional({
+    type: String,
+    format: 'date',
+    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
     description: 'Order date on or after this UTC calendar day (inclusive from 00:00:00.000Z)',
     example: '2026-11-01',
   })
@@ -79,6 +91,9 @@ export class FulfillmentListQueryDto extends OffsetPageQueryDto {
   start?: string;
 
   @ApiPropertyOptional({
+    type: String,
+    format: 'date',
+    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
     description: 'Order date on or before this UTC calendar day (inclusive up to 23:59:59.999Z)',
     example: '2026-11-30',
   })
@@ -94,6 +109,7 @@ export class FulfillmentListQueryDto extends OffsetPageQueryDto {
   @ApiPropertyOptional({
     description:
       'Shipment status from the store platform, e.g. in_transit, out_for_delivery, delivered, failure',
+    minLength: 1,
     maxLength: 64,
     example: 'in_transit',
   })

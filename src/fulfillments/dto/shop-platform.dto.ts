@@ -17,6 +17,7 @@ export class SetShopPlatformDto {
     description:
       'Admin API access token. Write-only: stored encrypted (AES-256-GCM) and never returned. Required to ' +
       'switch to `shopify` unless one is already stored; omitted: the stored token is kept.',
+    minLength: 1,
     maxLength: 512,
     example: 'shpat_0123456789abcdef0123456789abcdef',
   })

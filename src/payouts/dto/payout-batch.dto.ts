@@ -6,6 +6,7 @@ import { BATCH_STATUSES, type BatchStatus } from '../payout-batch.schema';
 
 export class CreatePayoutBatchesDto {
   @ApiPropertyOptional({
+    pattern: '^[0-9a-fA-F]{24}$',
     description:
       'Pay only this vendor; omitted: every vendor with something payable up to `until`, and every vendor ' +
       'already batched for that period (answered with its existing batch)',
@@ -16,6 +17,9 @@ export class CreatePayoutBatchesDto {
   vendorId?: string;
 
   @ApiProperty({
+    type: String,
+    format: 'date',
+    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
     description:
       'Period end, a UTC calendar day not in the future: pays line items of paid orders dated up to ' +
       '23:59:59.999Z of that day and UNPAID adjustments whose customItemDate is on or before it',
@@ -26,7 +30,7 @@ export class CreatePayoutBatchesDto {
 }
 
 export class PayoutBatchListQueryDto extends OffsetPageQueryDto {
-  @ApiPropertyOptional({ example: '6740b9f1c2a4e15b3c9d0a21' })
+  @ApiPropertyOptional({ pattern: '^[0-9a-fA-F]{24}$', example: '6740b9f1c2a4e15b3c9d0a21' })
   @IsOptional()
   @IsMongoId()
   vendorId?: string;

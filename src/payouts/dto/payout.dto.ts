@@ -8,12 +8,19 @@ export const FULFILLMENT_FILTERS = ['fulfilled', 'unfulfilled'] as const;
 export type FulfillmentFilter = (typeof FULFILLMENT_FILTERS)[number];
 
 export class PayoutListQueryDto extends OffsetPageQueryDto {
-  @ApiPropertyOptional({ description: 'Only this vendor', example: '6740b9f1c2a4e15b3c9d0a21' })
+  @ApiPropertyOptional({
+    pattern: '^[0-9a-fA-F]{24}$',
+    description: 'Only this vendor',
+    example: '6740b9f1c2a4e15b3c9d0a21',
+  })
   @IsOptional()
   @IsMongoId()
   vendorId?: string;
 
   @ApiPropertyOptional({
+    type: String,
+    format: 'date',
+    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
     description: 'Order date on or after this UTC calendar day (inclusive from 00:00:00.000Z)',
     example: '2026-11-01',
   })
@@ -22,6 +29,9 @@ export class PayoutListQueryDto extends OffsetPageQueryDto {
   start?: string;
 
   @ApiPropertyOptional({
+    type: String,
+    format: 'date',
+    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
     description: 'Order date on or before this UTC calendar day (inclusive up to 23:59:59.999Z)',
     example: '2026-11-30',
   })
