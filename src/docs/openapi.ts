@@ -1,3 +1,4 @@
+import '../cli/cli-env';
 import 'reflect-metadata';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,16 +7,17 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createAdapter } from '../app.factory';
 import { AppModule } from '../app.module';
 import { createLogger } from '../common/logging/logger';
+import { queuesReady } from '../queues/queues';
 import { buildDocuments } from './swagger';
 
 /** `write` regenerates openapi/v1.json and openapi/v2.json; `check` fails when the committed files are stale. */
 async function main(mode: string): Promise<number> {
-  process.env.QUEUE_PROCESSORS = 'false';
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(createAdapter(createLogger('silent')), {
     logger: false,
   });
   await app.init();
+  await queuesReady(app);
   const docs = buildDocuments(app);
   await app.close();
   const dir = join(__dirname, '..', '..', 'openapi');

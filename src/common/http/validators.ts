@@ -1,0 +1,48 @@
+import { registerDecorator, ValidationOptions } from 'class-validator';
+
+/** Decimal places of a finite number, exact for exponent notation too (class-validator's check throws on `5e-324`). */
+export function decimalPlaces(value: number): number {
+  if (!Number.isFinite(value) || Number.isInteger(value)) return 0;
+  const [mantissa, exponent] = value.toExponential().split('e');
+  const fraction = (mantissa.split('.')[1] ?? '').length;
+  return Math.max(0, fraction - Number(exponent));
+}
+
+export interface AmountOptions {
+  /** Most decimal places accepted (2 for money, more for rates). */
+  maxDecimals: number;
+  min?: number;
+  /** Exclusive lower bound instead of `min`. */
+  greaterThan?: number;
+  max?: number;
+}
+
+/** True when `value` is a finite JSON number within the bounds and with at most `maxDecimals` decimals. */
+export function isAmount(value: unknown, o: AmountOptions): boolean {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return false;
+  if (o.min !== undefined && value < o.min) return false;
+  if (o.greaterThan !== undefined && value <= o.greaterThan) return false;
+  if (o.max !== undefined && value > o.max) return false;
+  return decimalPlaces(value) <= o.maxDecimals;
+}
+
+function describe(o: AmountOptions): string {
+  const bounds = [
+    o.min !== undefined ? `>= ${o.min}` : null,
+    o.greaterThan !== undefined ? `> ${o.greaterThan}` : null,
+    o.max !== undefined ? `<= ${o.max}` : null,
+  ].filter(Boolean);
+  return `a number${bounds.length ? ` ${bounds.join(' and ')}` : ''} with at most ${o.maxDecimals} decimal places`;
+}
+
+/** Money and rates in request bodies: finite, bounded, limited decimals; never a 500 on odd input. */
+export function IsAmount(o: AmountOptions, validationOptions?: ValidationOptions): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'isAmount',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: { message: `$property must be ${describe(o)}`, ...validationOptions },
+      validator: { validate: (value: unknown) => isAmount(value, o) },
+    });
+}
