@@ -197,12 +197,15 @@ module.exports = async function payouts(server) {
         {
           target: 'GET /v1/payouts?vendorId&limit=100 p99 < 100 ms',
           value: `${payoutsRow.p99_ms} ms`,
-          pass: payoutsRow.p99_ms < 100 && payoutsRow.non2xx_or_errors === 0,
+          pass: payoutsRow.requests > 0 && payoutsRow.p99_ms < 100 && payoutsRow.non2xx_or_errors === 0,
         },
         {
           target: 'GET /v1/fulfillments?vendorId&start&end p99 < 100 ms',
           value: `${fulfillmentsRow.p99_ms} ms`,
-          pass: fulfillmentsRow.p99_ms < 100 && fulfillmentsRow.non2xx_or_errors === 0,
+          pass:
+            fulfillmentsRow.requests > 0 &&
+            fulfillmentsRow.p99_ms < 100 &&
+            fulfillmentsRow.non2xx_or_errors === 0,
         },
         {
           target: `payout batch over ${BATCH} line items completes < 10 s`,
