@@ -10,6 +10,7 @@ import {
   IsObject,
   IsOptional,
   IsString,
+  Max,
   MaxLength,
   Min,
   MinLength,
@@ -112,11 +113,13 @@ export class LineItemUpdateItemDto {
   @ApiProperty({ description: 'Store-platform line item id', example: 13601741586602 })
   @IsInt()
   @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
   lineItemId!: number;
 
   @ApiProperty({ description: 'Store-platform order id', example: 5549201834154 })
   @IsInt()
   @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
   orderId!: number;
 
   @ApiPropertyOptional({
