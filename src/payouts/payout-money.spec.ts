@@ -1,4 +1,4 @@
-import { addMoney, isCents, roundMoney, signedAmount, sumMoney } from './payout-money';
+import { addMoney, roundMoney, signedAmount, sumMoney } from './payout-money';
 
 describe('payout money helpers', () => {
   it('sums exactly where floating point does not', () => {
@@ -21,11 +21,5 @@ describe('payout money helpers', () => {
     expect(signedAmount('ADDITION', -25)).toBe(25);
     expect(signedAmount('DEDUCTION', 0.1)).toBe(-0.1);
     expect(Object.is(signedAmount('DEDUCTION', 0), -0)).toBe(false);
-  });
-
-  it('knows cents', () => {
-    expect(isCents(1.25)).toBe(true);
-    expect(isCents(1.255)).toBe(false);
-    expect(isCents(Number.NaN)).toBe(false);
   });
 });

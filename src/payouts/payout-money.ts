@@ -27,8 +27,3 @@ export function signedAmount(type: 'ADDITION' | 'DEDUCTION', amount: number): nu
   const abs = new D(amount).abs().toDecimalPlaces(2, D.ROUND_HALF_UP);
   return (type === 'DEDUCTION' ? abs.negated() : abs).toNumber() || 0;
 }
-
-/** Whether a number has at most two decimal places (cents). */
-export function isCents(value: number): boolean {
-  return Number.isFinite(value) && new D(value).decimalPlaces() <= 2;
-}

@@ -97,6 +97,8 @@ describe('V2 payout adjustments (e2e)', () => {
       ['negative amount', { amount: -5, type: 'DEDUCTION' }],
       ['amount as a string', { amount: '5', type: 'ADDITION' }],
       ['more than 2 decimals', { amount: 1.005, type: 'ADDITION' }],
+      ['a denormal amount', { amount: 5e-324, type: 'ADDITION' }],
+      ['an amount over the maximum', { amount: 1e12, type: 'ADDITION' }],
       ['unknown type', { amount: 5, type: 'BONUS' }],
       ['missing type', { amount: 5 }],
       ['bad customItemDate', { amount: 5, type: 'ADDITION', customItemDate: 'yesterday' }],

@@ -5,14 +5,13 @@ import {
   IsInt,
   IsISO8601,
   IsMongoId,
-  IsNumber,
   IsOptional,
-  IsPositive,
   IsString,
   Max,
   MaxLength,
   Min,
 } from 'class-validator';
+import { IsAmount } from '../../common/http/validators';
 import { IsDay } from '../../payouts/date-range';
 import {
   ADJUSTMENT_STATUSES,
@@ -39,9 +38,7 @@ export class CreatePayoutAdjustmentDto {
     maximum: MAX_ADJUSTMENT_AMOUNT,
     example: 25,
   })
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 })
-  @IsPositive()
-  @Max(MAX_ADJUSTMENT_AMOUNT)
+  @IsAmount({ maxDecimals: 2, greaterThan: 0, max: MAX_ADJUSTMENT_AMOUNT })
   amount!: number;
 
   @ApiProperty({ enum: ADJUSTMENT_TYPES, example: 'DEDUCTION' })
@@ -76,9 +73,7 @@ export class UpdatePayoutAdjustmentDto {
     example: 30,
   })
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 })
-  @IsPositive()
-  @Max(MAX_ADJUSTMENT_AMOUNT)
+  @IsAmount({ maxDecimals: 2, greaterThan: 0, max: MAX_ADJUSTMENT_AMOUNT })
   amount?: number;
 
   @ApiPropertyOptional({ enum: ADJUSTMENT_TYPES, example: 'ADDITION' })
