@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { IsBoolean, IsOptional } from 'class-validator';
+import { IsAmount } from '../../common/http/validators';
 
 const rate = (description: string, example: number) =>
   ApiPropertyOptional({
@@ -9,29 +10,24 @@ const rate = (description: string, example: number) =>
     description: `${description} (percent: 18 means 18 %)`,
     example,
   });
-const finite = { allowNaN: false, allowInfinity: false, maxDecimalPlaces: 4 };
+/** A percentage 0–100 with at most 4 decimals (validated without class-validator's maxDecimalPlaces, which throws on 5e-324). */
+const percent = { maxDecimals: 4, min: 0, max: 100 };
 
 /** PUT /v1/shop/settings: only the given settings change. */
 export class UpdateShopSettingsDto {
   @rate('Tax charged on the commission', 18)
   @IsOptional()
-  @IsNumber(finite)
-  @Min(0)
-  @Max(100)
+  @IsAmount(percent)
   taxOnCommissionRate?: number;
 
   @rate('Tax collected at source, on sales after discount', 1)
   @IsOptional()
-  @IsNumber(finite)
-  @Min(0)
-  @Max(100)
+  @IsAmount(percent)
   tcsRate?: number;
 
   @rate('Global deduction, on sales after discount', 2)
   @IsOptional()
-  @IsNumber(finite)
-  @Min(0)
-  @Max(100)
+  @IsAmount(percent)
   globalDeductionRate?: number;
 
   @ApiPropertyOptional({ description: "Add the line's shipping share to the vendor payout", example: true })
