@@ -1,6 +1,8 @@
 import { TokenService } from '../../src/auth/token.service';
 import { startApp, TestApp } from '../support/app';
+import { vendorToken as signInVendor } from '../support/catalog';
 import { createMerchantKey, createShop, TestShop } from '../support/factory';
+import { createVendor } from '../support/payout-fixtures';
 import { DAY, HOUR } from '../support/test-clock';
 
 describe('credentials (e2e)', () => {
@@ -242,18 +244,22 @@ describe('credentials (e2e)', () => {
       expect(res.body).toMatchObject({ success: false, error: { code: 'FORBIDDEN' } });
     });
 
-    it('a vendor token (signed here) is verified by the strategy: renewable, refused on v1 with 403', async () => {
-      const vendorToken = t.app.get(TokenService).issue({
-        kind: 'vendor',
-        shopId: shop.shopId,
-        shopDomain: shop.shopDomain,
-        vendorId: '6740b9f1c2a4e15b3c9d0a99',
-        userId: '6740b9f1c2a4e15b3c9d0a98',
-      }).token;
+    it('a vendor token is renewable, refused on v1 with 403, and refused once forged or expired', async () => {
+      const vendor = await createVendor(t, shop, `auth-vendor-${Date.now()}`);
+      const vendorToken = await signInVendor(t, shop, vendor._id);
       expect((await t.api.get('/v1/merchant-keys', { token: vendorToken })).status).toBe(403);
       const renewed = await t.api.post('/refresh-token', undefined, { token: vendorToken });
       expect(renewed.status).toBe(200);
       expect(renewed.body.data).toMatchObject({ scope: 'vendor', expiresIn: 24 * 3600 });
+      // Correctly signed, but for a user that does not exist: the strategy re-checks the user.
+      const forged = t.app.get(TokenService).issue({
+        kind: 'vendor',
+        shopId: shop.shopId,
+        shopDomain: shop.shopDomain,
+        vendorId: vendor._id,
+        userId: '6740b9f1c2a4e15b3c9d0a98',
+      }).token;
+      expect((await t.api.post('/refresh-token', undefined, { token: forged })).status).toBe(401);
       t.clock.advance(DAY + 1000);
       expect((await t.api.post('/refresh-token', undefined, { token: vendorToken })).status).toBe(401);
     });
