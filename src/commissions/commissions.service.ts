@@ -9,7 +9,14 @@ import {
   VendorCommissionListDto,
 } from './dto/commission.dto';
 import { RowCursor, SkuCommissionRow, SkuCommissionsRepository } from './sku-commissions.repository';
-import { collapseInOrder, planSkuWrites, validateSkuElements } from './sku-upload';
+import { Clock } from '../common/clock/clock';
+import {
+  collapseInOrder,
+  countUpload,
+  newSkuRecords,
+  planSkuUpdates,
+  validateSkuElements,
+} from './sku-upload';
 
 const CHUNK_CHARS = 64 * 1024;
 
@@ -18,31 +25,30 @@ export class CommissionsService {
   constructor(
     private readonly skus: SkuCommissionsRepository,
     private readonly vendors: VendorsService,
+    private readonly clock: Clock,
   ) {}
 
   /**
-   * SKU upload (spec §4.5): invalid elements are reported, valid ones are written — one read of the
-   * named SKUs and one bulk write for the whole request, however many elements.
+   * SKU upload (spec §4.5): invalid elements are reported, valid ones are written. However many
+   * elements: one insert of the SKUs as new records (the unique index refuses those that exist), one
+   * read of the refused ones, and one bulk write of those whose values change.
    */
   async uploadSkus(scope: ShopScope, body: SkuUploadDto): Promise<SkuUploadResultDto> {
     const { valid, errors } = validateSkuElements(body.skus);
     const collapsed = collapseInOrder(valid);
-    let created = 0;
-    let updated = 0;
-    if (collapsed.size > 0) {
-      const plan = planSkuWrites(collapsed, await this.skus.findBySkus(scope, [...collapsed.keys()]));
-      created = plan.created;
-      updated = plan.updated;
-      const lost = await this.skus.write(scope, plan);
-      if (lost.length > 0) {
-        // Created by a concurrent upload between our read and our insert: they are updates now.
-        const retry = new Map(lost.map((sku) => [sku, collapsed.get(sku)!]));
-        const again = planSkuWrites(retry, await this.skus.findBySkus(scope, lost));
-        created -= lost.length;
-        updated += lost.length;
-        await this.skus.write(scope, { inserts: [], updates: again.updates });
+    const now = this.clock.now();
+    const existed = new Set(await this.skus.insertNew(scope, newSkuRecords(collapsed), now));
+    if (existed.size > 0) {
+      const known = new Map([...collapsed].filter(([sku]) => existed.has(sku)));
+      const { updates, missing } = planSkuUpdates(known, await this.skus.findBySkus(scope, [...existed]));
+      await this.skus.applyUpdates(updates, now);
+      // Records are never deleted, so nothing should be missing; if one is, it is written, not dropped.
+      if (missing.length) {
+        const retry = new Map(missing.map((sku) => [sku, collapsed.get(sku)!]));
+        await this.skus.insertNew(scope, newSkuRecords(retry), now);
       }
     }
+    const { created, updated } = countUpload(collapsed, existed);
     return { success: errors.length === 0, received: body.skus.length, created, updated, errors };
   }
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Model } from 'mongoose';
+import { Model, Types } from 'mongoose';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { SkuCommission } from './sku-commission.schema';
-import type { SkuWritePlan, StoredSku } from './sku-upload';
+import type { NewSkuRecord, SkuUpdate, StoredSku } from './sku-upload';
 
 /** The part of a mongoose query cursor the list needs. */
 export interface RowCursor<T> {
@@ -35,45 +35,56 @@ export class SkuCommissionsRepository extends TenantRepository<SkuCommission> {
   }
 
   /**
-   * Writes an upload in one bulkWrite (inserts, then updates; unordered). Returns the SKUs whose
-   * insert lost a race with a concurrent upload of the same SKU (duplicate key), for the caller to
-   * apply as updates.
-   *
-   * Updates address each record by exactly `{_id}` — ids this repository just read inside the
-   * scope — and as `updateMany`: on FerretDB (dev/CI) that is the only filter narrowed in SQL, and an
-   * `updateOne` keeps its read open until the whole command ends, so ~100 of them in one command
-   * exhaust its connection pool and deadlock the database. On MongoDB both forms are the same write.
+   * Inserts the records as new ones in one unordered insert; the unique (shopId, sku) index refuses
+   * those the shop already has. Returns the refused SKUs. Insert first because it is the one write
+   * FerretDB (dev/CI) does without scanning the collection: it cannot use an index to find a record
+   * to update, so reading and updating are kept to the SKUs that already exist.
    */
-  async write(scope: ShopScope, plan: Pick<SkuWritePlan, 'inserts' | 'updates'>): Promise<string[]> {
-    const ops = [
-      ...plan.inserts.map((doc) => ({ insertOne: { document: { ...doc, ...this.owner(scope) } } })),
-      ...plan.updates.map((u) => ({ updateMany: { filter: { _id: u._id }, update: { $set: u.set } } })),
-    ];
-    if (ops.length === 0) return [];
+  async insertNew(scope: ShopScope, records: NewSkuRecord[], now: Date): Promise<string[]> {
+    if (records.length === 0) return [];
+    const docs = records.map((r) => ({
+      _id: new Types.ObjectId(),
+      ...r,
+      ...this.owner(scope),
+      createdAt: now,
+      updatedAt: now,
+    }));
     try {
-      await this.model.bulkWrite(ops as Parameters<Model<SkuCommission>['bulkWrite']>[0], { ordered: false });
+      await this.model.collection.insertMany(docs, { ordered: false });
       return [];
     } catch (err) {
-      const writeErrors = (
-        err as { writeErrors?: Array<{ index: number; code?: number; err?: { code?: number } }> }
-      ).writeErrors;
-      if (!writeErrors?.length) throw err;
-      const lost: string[] = [];
-      for (const we of writeErrors) {
-        const code = we.code ?? we.err?.code;
-        if (code !== 11000 || we.index >= plan.inserts.length) throw err;
-        lost.push(plan.inserts[we.index].sku);
-      }
-      return lost;
+      const writeErrors = (err as { writeErrors?: Array<{ index: number; code?: number }> }).writeErrors;
+      if (!writeErrors?.length || writeErrors.some((w) => w.code !== 11000)) throw err;
+      return writeErrors.map((w) => records[w.index].sku);
     }
   }
 
-  /** Every record of the shop, one batch in memory at a time (the list can hold 50,000+ SKUs). */
+  /**
+   * One bulkWrite for all changed records. Each is addressed by exactly `{_id}` — ids this
+   * repository just read inside the scope — as `updateMany`: on FerretDB that is the only filter
+   * narrowed in SQL, and an `updateOne` keeps its read open until the whole command ends, so ~100 of
+   * them in one command exhaust its connection pool and deadlock the database. On MongoDB both
+   * forms are the same single-document write.
+   */
+  async applyUpdates(updates: SkuUpdate[], now: Date): Promise<void> {
+    if (updates.length === 0) return;
+    await this.model.collection.bulkWrite(
+      updates.map((u) => ({
+        updateMany: { filter: { _id: u._id }, update: { $set: { ...u.set, updatedAt: now } } },
+      })),
+      { ordered: false },
+    );
+  }
+
+  /**
+   * Every record of the shop, one batch in memory at a time (the list can hold 50,000+ SKUs). The
+   * driver's cursor, not mongoose's: mongoose's QueryCursor held far more than one batch (~95 MB of
+   * RSS growth for 50,000 SKUs against ~6 MB). The filter is the same scoped one.
+   */
   cursor(scope: ShopScope): RowCursor<SkuCommissionRow> {
-    return this.model
-      .find(this.scoped(scope), { _id: 0, sku: 1, costOfGoods: 1, commissionType: 1, commissionAmount: 1 })
-      .lean<SkuCommissionRow[]>()
-      .batchSize(1000)
-      .cursor() as unknown as RowCursor<SkuCommissionRow>;
+    return this.model.collection.find<SkuCommissionRow>(this.scoped(scope), {
+      projection: { _id: 0, sku: 1, costOfGoods: 1, commissionType: 1, commissionAmount: 1 },
+      batchSize: 1000,
+    });
   }
 }

@@ -1,5 +1,12 @@
 import { Types } from 'mongoose';
-import { collapseInOrder, planSkuWrites, StoredSku, validateSkuElements } from './sku-upload';
+import {
+  collapseInOrder,
+  countUpload,
+  newSkuRecords,
+  planSkuUpdates,
+  StoredSku,
+  validateSkuElements,
+} from './sku-upload';
 
 describe('validateSkuElements', () => {
   it('applies the defaults and trims the sku', () => {
@@ -60,53 +67,57 @@ describe('validateSkuElements', () => {
   });
 });
 
-describe('collapseInOrder + planSkuWrites', () => {
-  const el = (sku: string, values: Record<string, unknown>) => ({ sku, ...values });
+describe('collapsing, counting and planning', () => {
+  const collapsed = collapseInOrder(
+    validateSkuElements([
+      { sku: 'NEW', commissionRate: 5, costOfGoods: 3 },
+      { sku: 'NEW', commissionType: 'flat', commissionRate: 1 },
+      { sku: 'NEW', commissionRate: 7 },
+      { sku: 'OLD', commissionRate: 9 },
+      { sku: 'OLD', commissionRate: 9 },
+    ]).valid,
+  );
 
-  it('the last element wins, an earlier cost of goods survives, counts are one create then updates', () => {
-    const { valid } = validateSkuElements([
-      el('NEW', { commissionRate: 5, costOfGoods: 3 }),
-      el('NEW', { commissionType: 'flat', commissionRate: 1 }),
-      el('NEW', { commissionRate: 7 }),
-      el('OLD', { commissionRate: 9 }),
-      el('OLD', { commissionRate: 9 }),
-    ]);
-    const collapsed = collapseInOrder(valid);
+  it('applies elements in order: the last commission wins, an earlier cost of goods survives', () => {
     expect(collapsed.get('NEW')).toEqual({
       sku: 'NEW',
       occurrences: 3,
       values: { commissionType: 'percentage', commissionAmount: 7, costOfGoods: 3 },
     });
+    expect(newSkuRecords(collapsed)).toEqual([
+      { sku: 'NEW', commissionType: 'percentage', commissionAmount: 7, costOfGoods: 3 },
+      { sku: 'OLD', commissionType: 'percentage', commissionAmount: 9, costOfGoods: null },
+    ]);
+  });
+
+  it('counts a new SKU as one create then updates, an existing one as updates', () => {
+    expect(countUpload(collapsed, new Set(['OLD']))).toEqual({ created: 1, updated: 4 });
+    expect(countUpload(collapsed, new Set())).toEqual({ created: 2, updated: 3 });
+    expect(countUpload(collapsed, new Set(['NEW', 'OLD']))).toEqual({ created: 0, updated: 5 });
+  });
+
+  it('writes only the fields that change, nothing for an unchanged record, and reports missing ones', () => {
     const oldId = new Types.ObjectId();
     const stored = new Map<string, StoredSku>([
       ['OLD', { _id: oldId, sku: 'OLD', commissionType: 'flat', commissionAmount: 9, costOfGoods: 2 }],
     ]);
-    expect(planSkuWrites(collapsed, stored)).toEqual({
-      inserts: [{ sku: 'NEW', commissionType: 'percentage', commissionAmount: 7, costOfGoods: 3 }],
+    expect(planSkuUpdates(collapsed, stored)).toEqual({
       updates: [{ _id: oldId, set: { commissionType: 'percentage' } }],
-      created: 1,
-      updated: 4,
+      missing: ['NEW'],
     });
-  });
-
-  it('counts but does not write a record whose values do not change', () => {
-    const id = new Types.ObjectId();
-    const stored = new Map<string, StoredSku>([
-      ['S', { _id: id, sku: 'S', commissionType: 'percentage', commissionAmount: 5, costOfGoods: 1 }],
+    const same = new Map<string, StoredSku>([
+      ['OLD', { _id: oldId, sku: 'OLD', commissionType: 'percentage', commissionAmount: 9, costOfGoods: 2 }],
     ]);
-    const plan = planSkuWrites(
-      collapseInOrder(validateSkuElements([{ sku: 'S', commissionRate: 5 }]).valid),
-      stored,
-    );
-    expect(plan).toEqual({ inserts: [], updates: [], created: 0, updated: 1 });
+    const onlyOld = new Map([['OLD', collapsed.get('OLD')!]]);
+    expect(planSkuUpdates(onlyOld, same)).toEqual({ updates: [], missing: [] });
   });
 
-  it('a cost-only record (no commission) gets the uploaded commission', () => {
+  it('gives a cost-only record (no commission) the uploaded commission', () => {
     const id = new Types.ObjectId();
     const stored = new Map<string, StoredSku>([
       ['S', { _id: id, sku: 'S', commissionType: null, commissionAmount: null, costOfGoods: 4 }],
     ]);
-    const plan = planSkuWrites(collapseInOrder(validateSkuElements([{ sku: 'S' }]).valid), stored);
+    const plan = planSkuUpdates(collapseInOrder(validateSkuElements([{ sku: 'S' }]).valid), stored);
     expect(plan.updates).toEqual([{ _id: id, set: { commissionType: 'percentage', commissionAmount: 0 } }]);
   });
 });

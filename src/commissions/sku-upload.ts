@@ -43,18 +43,6 @@ export interface StoredSku {
   costOfGoods: number | null;
 }
 
-export interface SkuWritePlan {
-  inserts: Array<{
-    sku: string;
-    commissionType: CommissionType;
-    commissionAmount: number;
-    costOfGoods: number | null;
-  }>;
-  updates: Array<{ _id: Types.ObjectId; set: Partial<SkuValues> }>;
-  created: number;
-  updated: number;
-}
-
 /**
  * Checks every element on its own (spec §4.5): sku a trimmed non-empty string; commissionType
  * `percentage` (default) or `flat`; commissionRate a number ≥ 0 (default 0; at most 100 for a
@@ -127,39 +115,73 @@ export function collapseInOrder(valid: ValidSkuElement[]): Map<string, Collapsed
   return out;
 }
 
+export interface NewSkuRecord {
+  sku: string;
+  commissionType: CommissionType;
+  commissionAmount: number;
+  costOfGoods: number | null;
+}
+
+export interface SkuUpdate {
+  _id: Types.ObjectId;
+  set: Partial<SkuValues>;
+}
+
+/** Every SKU of the request as a new record (its final values after all its elements). */
+export function newSkuRecords(collapsed: Map<string, CollapsedSku>): NewSkuRecord[] {
+  return [...collapsed.values()].map((c) => ({
+    sku: c.sku,
+    commissionType: c.values.commissionType,
+    commissionAmount: c.values.commissionAmount,
+    costOfGoods: c.values.costOfGoods ?? null,
+  }));
+}
+
 /**
- * What to write, given the records that exist. Counts follow the spec: a SKU new to the shop is one
- * create and then one update per further element; an existing SKU is one update per element.
- * Records whose values would not change are counted but not written.
+ * Counts as the spec asks: a SKU new to the shop is one create and then one update per further
+ * element; a SKU the shop already had is one update per element.
  */
-export function planSkuWrites(
+export function countUpload(
+  collapsed: Map<string, CollapsedSku>,
+  existed: Set<string>,
+): { created: number; updated: number } {
+  let created = 0;
+  let updated = 0;
+  for (const c of collapsed.values()) {
+    if (existed.has(c.sku)) updated += c.occurrences;
+    else {
+      created += 1;
+      updated += c.occurrences - 1;
+    }
+  }
+  return { created, updated };
+}
+
+/**
+ * The writes that bring stored records to the request's values: only the fields that differ, and
+ * nothing for a record that would not change. SKUs without a stored record are returned as missing.
+ */
+export function planSkuUpdates(
   collapsed: Map<string, CollapsedSku>,
   stored: Map<string, StoredSku>,
-): SkuWritePlan {
-  const plan: SkuWritePlan = { inserts: [], updates: [], created: 0, updated: 0 };
+): { updates: SkuUpdate[]; missing: string[] } {
+  const updates: SkuUpdate[] = [];
+  const missing: string[] = [];
   for (const c of collapsed.values()) {
     const current = stored.get(c.sku);
     if (!current) {
-      plan.created += 1;
-      plan.updated += c.occurrences - 1;
-      plan.inserts.push({
-        sku: c.sku,
-        commissionType: c.values.commissionType,
-        commissionAmount: c.values.commissionAmount,
-        costOfGoods: c.values.costOfGoods ?? null,
-      });
+      missing.push(c.sku);
       continue;
     }
-    plan.updated += c.occurrences;
     const set: Partial<SkuValues> = {};
     if (current.commissionType !== c.values.commissionType) set.commissionType = c.values.commissionType;
     if (current.commissionAmount !== c.values.commissionAmount)
       set.commissionAmount = c.values.commissionAmount;
     if (c.values.costOfGoods !== undefined && current.costOfGoods !== c.values.costOfGoods)
       set.costOfGoods = c.values.costOfGoods;
-    if (Object.keys(set).length) plan.updates.push({ _id: current._id, set });
+    if (Object.keys(set).length) updates.push({ _id: current._id, set });
   }
-  return plan;
+  return { updates, missing };
 }
 
 function given(v: unknown): boolean {
