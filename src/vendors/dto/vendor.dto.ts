@@ -203,6 +203,7 @@ export class VendorListQueryDto extends CursorPageQueryDto {
   @ApiPropertyOptional({
     enum: ['true', 'false'],
     description: 'Only active (true) or inactive (false) vendors',
+    example: 'true',
   })
   @IsOptional()
   @IsIn(['true', 'false'])
