@@ -97,4 +97,14 @@ describe('toErrorResponse', () => {
       errorId: expect.any(String),
     });
   });
+
+  it('maps a FerretDB unique violation (code 1) like a duplicate key, and nothing else with code 1', () => {
+    const unique = Object.assign(new Error('UNIQUE constraint failed: vendors.shopId, vendors.vendorName'), {
+      name: 'MongoServerError',
+      code: 1,
+    });
+    expect(toErrorResponse(unique, '/v2/vendors/1').status).toBe(409);
+    const other = Object.assign(new Error('something else'), { name: 'MongoServerError', code: 1 });
+    expect(toErrorResponse(other, '/v2/vendors/1').status).toBe(500);
+  });
 });

@@ -94,7 +94,10 @@ function classify(err: unknown): Classified | undefined {
     };
   }
   if (e?.name === 'CastError') return { status: 404, code: 'NOT_FOUND', message: 'Resource not found' };
-  if (e?.name === 'MongoServerError' && e.code === 11000) {
+  // MongoDB reports 11000; FerretDB (SQLite) reports a unique violation on update as code 1.
+  const uniqueViolation =
+    e.code === 11000 || (e.code === 1 && /UNIQUE constraint failed/.test(e.message ?? ''));
+  if (e?.name === 'MongoServerError' && uniqueViolation) {
     return { status: 409, code: 'CONFLICT', message: 'A record with the same unique value already exists' };
   }
   return undefined;
