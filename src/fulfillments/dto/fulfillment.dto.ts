@@ -4,14 +4,12 @@ import {
   ArrayNotEmpty,
   IsArray,
   IsIn,
-  IsMongoId,
   IsNotEmpty,
   IsOptional,
   IsString,
   MaxLength,
 } from 'class-validator';
-import { OffsetPageQueryDto } from '../../common/pagination';
-import { IsDay } from '../../payouts/date-range';
+import { VendorDayRangeQueryDto } from '../../payouts/dto/vendor-day-range.query';
 
 export const MAX_LINE_ITEMS_PER_FULFILLMENT = 250;
 export const FULFILLMENT_FILTERS = ['fulfilled', 'unfulfilled'] as const;
@@ -73,34 +71,7 @@ export class FulfillmentResultsDto {
   fulfillments!: FulfillmentResultDto[];
 }
 
-export class FulfillmentListQueryDto extends OffsetPageQueryDto {
-  @ApiPropertyOptional({ pattern: '^[0-9a-fA-F]{24}$', example: '6740b9f1c2a4e15b3c9d0a21' })
-  @IsOptional()
-  @IsMongoId()
-  vendorId?: string;
-
-  @ApiPropertyOptional({
-    type: String,
-    format: 'date',
-    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
-    description: 'Order date on or after this UTC calendar day (inclusive from 00:00:00.000Z)',
-    example: '2026-11-01',
-  })
-  @IsOptional()
-  @IsDay()
-  start?: string;
-
-  @ApiPropertyOptional({
-    type: String,
-    format: 'date',
-    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
-    description: 'Order date on or before this UTC calendar day (inclusive up to 23:59:59.999Z)',
-    example: '2026-11-30',
-  })
-  @IsOptional()
-  @IsDay()
-  end?: string;
-
+export class FulfillmentListQueryDto extends VendorDayRangeQueryDto {
   @ApiPropertyOptional({ enum: FULFILLMENT_FILTERS, example: 'fulfilled' })
   @IsOptional()
   @IsIn(FULFILLMENT_FILTERS)

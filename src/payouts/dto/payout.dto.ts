@@ -1,44 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsMongoId, IsOptional } from 'class-validator';
-import { OffsetPageQueryDto } from '../../common/pagination';
+import { IsIn, IsOptional } from 'class-validator';
 import { PAYOUT_STATUSES, type PayoutStatus } from '../../line-items/line-item.schema';
-import { IsDay } from '../date-range';
+import { VendorDayRangeQueryDto } from './vendor-day-range.query';
 
 export const FULFILLMENT_FILTERS = ['fulfilled', 'unfulfilled'] as const;
 export type FulfillmentFilter = (typeof FULFILLMENT_FILTERS)[number];
 
-export class PayoutListQueryDto extends OffsetPageQueryDto {
-  @ApiPropertyOptional({
-    pattern: '^[0-9a-fA-F]{24}$',
-    description: 'Only this vendor',
-    example: '6740b9f1c2a4e15b3c9d0a21',
-  })
-  @IsOptional()
-  @IsMongoId()
-  vendorId?: string;
-
-  @ApiPropertyOptional({
-    type: String,
-    format: 'date',
-    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
-    description: 'Order date on or after this UTC calendar day (inclusive from 00:00:00.000Z)',
-    example: '2026-11-01',
-  })
-  @IsOptional()
-  @IsDay()
-  start?: string;
-
-  @ApiPropertyOptional({
-    type: String,
-    format: 'date',
-    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
-    description: 'Order date on or before this UTC calendar day (inclusive up to 23:59:59.999Z)',
-    example: '2026-11-30',
-  })
-  @IsOptional()
-  @IsDay()
-  end?: string;
-
+export class PayoutListQueryDto extends VendorDayRangeQueryDto {
   @ApiPropertyOptional({
     enum: PAYOUT_STATUSES,
     description: '`paid`: balance 0; `partial`: some paid, some outstanding; `unpaid`: nothing paid',
