@@ -87,7 +87,7 @@ export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustme
     skip: number,
     limit: number,
   ): Promise<{ total: number; items: PayoutAdjustment[] }> {
-    const where = this.scoped(scope, this.compact(filter));
+    const where = this.scoped(scope, { ...filter });
     const items = await this.model
       .find(where)
       .sort({ createdAt: -1, _id: -1 })
@@ -166,9 +166,5 @@ export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustme
       .find(this.scoped(scope, { batchId, status: 'PAID' }), { vendorId: 1, amount: 1 })
       .lean<PayableAdjustment[]>()
       .exec();
-  }
-
-  private compact(filter: AdjustmentListFilter): Record<string, unknown> {
-    return Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined));
   }
 }

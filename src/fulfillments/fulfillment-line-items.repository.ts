@@ -66,22 +66,18 @@ export class FulfillmentLineItemsRepository extends TenantRepository<LineItem> {
     page: { offset: number; limit: number },
   ): Promise<{ total: number; items: FulfillmentRowSource[] }> {
     const { shipmentStatus, ...rest } = filter;
-    const where = this.scoped(scope, {
-      ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
+    const where = {
+      ...rest,
       ...(shipmentStatus !== undefined ? { 'fulfillment.shipmentStatus': shipmentStatus } : {}),
       financialStatus: 'paid',
-    });
-    const items = await this.model
-      .find(where, ROW_PROJECTION)
-      .sort({ orderCreatedAt: -1, _id: -1 })
-      .skip(page.offset)
-      .limit(page.limit)
-      .lean<FulfillmentRowSource[]>()
-      .exec();
-    if ((items.length > 0 && items.length < page.limit) || (items.length === 0 && page.offset === 0)) {
-      return { total: page.offset + items.length, items };
-    }
-    return { total: await this.model.countDocuments(where).exec(), items };
+    };
+    return this.offsetPage<FulfillmentRowSource>(
+      scope,
+      where,
+      { orderCreatedAt: -1, _id: -1 },
+      page,
+      ROW_PROJECTION,
+    );
   }
 
   /**

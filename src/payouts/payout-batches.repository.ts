@@ -58,21 +58,7 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
     filter: { vendorId?: Types.ObjectId; status?: BatchStatus },
     page: { offset: number; limit: number },
   ): Promise<{ total: number; items: PayoutBatch[] }> {
-    const where = this.scoped(
-      scope,
-      Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)),
-    );
-    const items = await this.model
-      .find(where)
-      .sort({ createdAt: -1, _id: -1 })
-      .skip(page.offset)
-      .limit(page.limit)
-      .lean<PayoutBatch[]>()
-      .exec();
-    if ((items.length > 0 && items.length < page.limit) || (items.length === 0 && page.offset === 0)) {
-      return { total: page.offset + items.length, items };
-    }
-    return { total: await this.model.countDocuments(where).exec(), items };
+    return this.offsetPage<PayoutBatch>(scope, filter, { createdAt: -1, _id: -1 }, page);
   }
 
   /** A failed batch goes back to queued when it is triggered again. */

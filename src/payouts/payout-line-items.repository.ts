@@ -80,22 +80,18 @@ export class PayoutLineItemsRepository extends TenantRepository<LineItem> {
     filter: PayoutRowFilter,
     page: { offset: number; limit: number },
   ): Promise<{ total: number; items: PayoutRowSource[] }> {
-    const where = this.scoped(scope, {
-      ...Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)),
+    const where = {
+      ...filter,
       ...(filter.vendorId ? {} : { vendorId: { $ne: null } }),
       $or: [{ financialStatus: 'paid' }, { batchId: { $ne: null } }],
-    });
-    const items = await this.model
-      .find(where, ROW_PROJECTION)
-      .sort({ orderCreatedAt: -1, _id: -1 })
-      .skip(page.offset)
-      .limit(page.limit)
-      .lean<PayoutRowSource[]>()
-      .exec();
-    if ((items.length > 0 && items.length < page.limit) || (items.length === 0 && page.offset === 0)) {
-      return { total: page.offset + items.length, items };
-    }
-    return { total: await this.model.countDocuments(where).exec(), items };
+    };
+    return this.offsetPage<PayoutRowSource>(
+      scope,
+      where,
+      { orderCreatedAt: -1, _id: -1 },
+      page,
+      ROW_PROJECTION,
+    );
   }
 
   // ---- payout engine --------------------------------------------------------------------------

@@ -17,7 +17,12 @@ export abstract class TenantRepository<T extends TenantDocument> {
   protected constructor(protected readonly model: Model<T>) {}
 
   protected scoped(scope: ShopScope, filter: Record<string, unknown> = {}): Record<string, unknown> {
-    const out: Record<string, unknown> = { ...filter, shopId: new Types.ObjectId(scope.shopId) };
+    // An undefined value is an absent filter (optional query parameters), never "match null".
+    const given = Object.entries(filter).filter(([, v]) => v !== undefined);
+    const out: Record<string, unknown> = {
+      ...Object.fromEntries(given),
+      shopId: new Types.ObjectId(scope.shopId),
+    };
     if (scope.vendorId && this.vendorField) out[this.vendorField] = new Types.ObjectId(scope.vendorId);
     return out;
   }
@@ -31,10 +36,11 @@ export abstract class TenantRepository<T extends TenantDocument> {
     filter: Record<string, unknown>,
     sort: Record<string, 1 | -1>,
     page: { offset: number; limit: number },
+    projection?: Record<string, 0 | 1>,
   ): Promise<{ total: number; items: R[] }> {
     const where = this.scoped(scope, filter);
     const items = (await this.model
-      .find(where)
+      .find(where, projection)
       .sort(sort)
       .skip(page.offset)
       .limit(page.limit)
