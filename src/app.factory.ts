@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger as PinoLogger } from 'pino';
+import { OperationContexts } from './common/context/operation-context';
 import { AllExceptionsFilter } from './common/errors';
 import { createValidationPipe } from './common/http/validation';
 import { createLogger } from './common/logging/logger';
+import { CommandObserver } from './database/command-observer';
 import { setupSwagger } from './docs/swagger';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -36,6 +38,23 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   fastify.addHook('onSend', async (req, reply) => {
     void reply.header('x-request-id', req.id);
   });
+  // Everything from validation on (guards, handler, the database calls they make) runs in the
+  // request's operation context; the body is parsed by then.
+  fastify.addHook('preValidation', (req, _reply, done) => {
+    OperationContexts.run({ id: req.id, kind: 'http' }, done);
+  });
+  const observer = app.get(CommandObserver);
+  if (observer.enabled) {
+    fastify.addHook('onResponse', (req, reply, done) => {
+      observer.recordRequest({
+        request: req.id,
+        method: req.method,
+        route: req.routeOptions.url ?? req.url,
+        status: reply.statusCode,
+      });
+      done();
+    });
+  }
   app.enableShutdownHooks();
   setupSwagger(app);
   await app.init();

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { Strategy } from 'passport-custom';
+import { OperationContexts } from '../common/context/operation-context';
 import { ACCESS_TOKEN_STRATEGY } from '../common/auth/auth.guards';
 import type { Principal } from '../common/auth/principal';
 import { UnauthorizedError } from '../common/errors';
@@ -23,7 +24,7 @@ export class AccessTokenStrategy extends PassportStrategy(Strategy, ACCESS_TOKEN
     if (typeof raw !== 'string' || raw.length === 0)
       throw new UnauthorizedError('Missing x-access-token header');
     const principal = this.tokens.verify(raw);
-    await this.checks.assertActive(principal);
+    await OperationContexts.phase('auth', () => this.checks.assertActive(principal));
     return principal;
   }
 }

@@ -16,7 +16,14 @@ export const appConfig = registerAs('app', () => {
   };
 });
 
-export const databaseConfig = registerAs('database', () => ({ uri: validateEnv(process.env).MONGODB_URI }));
+export const databaseConfig = registerAs('database', () => {
+  const env = validateEnv(process.env);
+  return {
+    uri: env.MONGODB_URI,
+    captureCommands: env.DB_COMMAND_CAPTURE || env.DB_COMMAND_CAPTURE_DIR !== undefined,
+    captureDir: env.DB_COMMAND_CAPTURE_DIR,
+  };
+});
 
 export const redisConfig = registerAs('redis', () => ({ url: validateEnv(process.env).REDIS_URL }));
 

@@ -71,6 +71,18 @@ export class EnvironmentVariables {
   @Matches(/^[0-9a-fA-F]{64}$/, { message: 'must be 64 hexadecimal characters (32 bytes)' })
   DATA_ENCRYPTION_KEY?: string;
 
+  /**
+   * Observe every database command (driver command monitoring) and attribute it to its request or
+   * job: the round-trip budget tests and the benchmark read it. Off in production.
+   */
+  @Transform(toBool)
+  DB_COMMAND_CAPTURE = false;
+
+  /** With DB_COMMAND_CAPTURE: also append each command's shape (never values) to files in this directory. */
+  @IsOptional()
+  @IsString()
+  DB_COMMAND_CAPTURE_DIR?: string;
+
   /** Base URL of the store platform Admin API for the `shopify` adapter (a local stand-in in tests). */
   @IsOptional()
   @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' })

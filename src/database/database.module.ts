@@ -1,27 +1,47 @@
-import { Global, Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
+import { Global, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectConnection, MongooseModule } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { databaseConfig, DatabaseConfig } from '../config/configuration';
 import { tenantGuardPlugin } from '../common/tenancy';
+import { CommandObserver } from './command-observer';
+import { declaredIndexes } from './declared-indexes';
+
+@Global()
+@Module({ providers: [CommandObserver], exports: [CommandObserver] })
+export class CommandObserverModule {}
 
 @Global()
 @Module({
   imports: [
+    CommandObserverModule,
     MongooseModule.forRootAsync({
-      inject: [databaseConfig.KEY],
-      useFactory: (db: DatabaseConfig) => ({
+      imports: [CommandObserverModule],
+      inject: [databaseConfig.KEY, CommandObserver],
+      useFactory: (db: DatabaseConfig, observer: CommandObserver) => ({
         uri: db.uri,
         // Indexes are ensured at start (Model.init) so a fresh database is ready before the first request.
         autoIndex: true,
         serverSelectionTimeoutMS: 5000,
         retryAttempts: 3,
         retryDelay: 1000,
+        monitorCommands: observer.enabled,
         connectionFactory: (connection: Connection) => {
           connection.plugin(tenantGuardPlugin);
+          observer.attach(connection);
           return connection;
         },
       }),
     }),
   ],
+  exports: [CommandObserverModule],
 })
-export class DatabaseModule {}
+export class DatabaseModule implements OnApplicationBootstrap {
+  constructor(
+    @InjectConnection() private readonly connection: Connection,
+    private readonly observer: CommandObserver,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.observer.recordIndexes(declaredIndexes(this.connection));
+  }
+}

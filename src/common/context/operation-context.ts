@@ -1,0 +1,32 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * What the process is doing on behalf of whom: one HTTP request (its request id) or one queue job.
+ * Carried through async calls with AsyncLocalStorage, so lower layers (the database command
+ * observer, logs) can attribute their work without every signature passing an id along.
+ */
+export interface OperationContext {
+  /** The request id (`x-request-id`) or `job:<queue>:<job id>`. */
+  readonly id: string;
+  readonly kind: 'http' | 'job';
+  /** A named part of the operation, e.g. `auth` while the credential is checked. */
+  readonly phase?: string;
+}
+
+const storage = new AsyncLocalStorage<OperationContext>();
+
+export const OperationContexts = {
+  run<T>(context: OperationContext, fn: () => T): T {
+    return storage.run(context, fn);
+  },
+
+  /** Runs `fn` as a named phase of the current operation (no-op outside one). */
+  phase<T>(phase: string, fn: () => T): T {
+    const current = storage.getStore();
+    return current ? storage.run({ ...current, phase }, fn) : fn();
+  },
+
+  current(): OperationContext | undefined {
+    return storage.getStore();
+  },
+};

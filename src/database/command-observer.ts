@@ -1,0 +1,171 @@
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import type { Connection } from 'mongoose';
+import type { CommandFailedEvent, CommandStartedEvent, CommandSucceededEvent } from 'mongodb';
+import { OperationContexts } from '../common/context/operation-context';
+import { databaseConfig, DatabaseConfig } from '../config/configuration';
+import { CommandShape, commandShape, documentsReturned } from './query-shape';
+
+/** What one operation (request or job) cost the database. */
+export interface OperationCost {
+  commands: number;
+  documents: number;
+  /** Of those, the commands and documents of the credential check. */
+  authCommands: number;
+  authDocuments: number;
+  /** Command names in the order they were sent, e.g. `find lineitems`. */
+  log: string[];
+}
+
+/** One captured command, as written to the capture file (one JSON object per line). */
+export interface CapturedCommand extends CommandShape {
+  op: string | null;
+  phase?: string;
+  docs: number;
+  ms: number;
+  ok: boolean;
+}
+
+/** One HTTP request, so captured commands can be grouped by route. */
+export interface CapturedRequest {
+  request: string;
+  method: string;
+  route: string;
+  status: number;
+}
+
+const IGNORED = new Set([
+  'hello',
+  'isMaster',
+  'ismaster',
+  'ping',
+  'endSessions',
+  'killCursors',
+  'buildInfo',
+  'saslStart',
+  'saslContinue',
+]);
+const MAX_TRACKED_OPERATIONS = 20_000;
+const FLUSH_LINES = 500;
+
+/**
+ * Watches the driver's command monitoring (only when `DB_COMMAND_CAPTURE` is on: tests and the
+ * benchmark) and attributes each command to the operation it ran for. Keeps per-operation costs in
+ * memory (the round-trip budget tests read them) and, with `DB_COMMAND_CAPTURE_DIR`, appends every
+ * command's index-relevant shape (never a value) to a file for the index-coverage check.
+ */
+@Injectable()
+export class CommandObserver implements OnApplicationShutdown {
+  readonly enabled: boolean;
+  private readonly file: string | null;
+  private readonly pending = new Map<
+    number,
+    { shape: CommandShape | null; name: string; op: string | null; phase?: string; coll: string }
+  >();
+  private readonly costs = new Map<string, OperationCost>();
+  private buffer: string[] = [];
+  private readonly flushAtExit = () => this.flush();
+
+  constructor(@Inject(databaseConfig.KEY) config: DatabaseConfig) {
+    this.enabled = config.captureCommands;
+    this.file = config.captureDir ? join(config.captureDir, `commands-${process.pid}.jsonl`) : null;
+    if (this.file) {
+      mkdirSync(config.captureDir!, { recursive: true });
+      process.once('exit', this.flushAtExit);
+    }
+  }
+
+  /** Called once with the connected connection (DatabaseModule). */
+  attach(connection: Connection): void {
+    if (!this.enabled) return;
+    const client = connection.getClient();
+    client.on('commandStarted', (e: CommandStartedEvent) => this.started(e));
+    client.on('commandSucceeded', (e: CommandSucceededEvent) => this.finished(e, true));
+    client.on('commandFailed', (e: CommandFailedEvent) => this.finished(e, false));
+  }
+
+  /** The database cost of one operation so far (a copy), or zeros when it sent nothing. */
+  costOf(operationId: string): OperationCost {
+    const c = this.costs.get(operationId);
+    return c
+      ? { ...c, log: [...c.log] }
+      : { commands: 0, documents: 0, authCommands: 0, authDocuments: 0, log: [] };
+  }
+
+  recordRequest(request: CapturedRequest): void {
+    if (this.file) this.write({ kind: 'request', ...request });
+  }
+
+  /** Writes the declared indexes next to the captured commands (the coverage check compares them). */
+  recordIndexes(indexes: unknown[]): void {
+    if (!this.file) return;
+    writeFileSync(this.file.replace(/commands-(\d+)\.jsonl$/, 'indexes-$1.json'), JSON.stringify(indexes));
+  }
+
+  onApplicationShutdown(): void {
+    this.flush();
+    process.removeListener('exit', this.flushAtExit);
+  }
+
+  private started(e: CommandStartedEvent): void {
+    if (IGNORED.has(e.commandName)) return;
+    const ctx = OperationContexts.current();
+    const command = e.command as Record<string, unknown>;
+    this.pending.set(e.requestId, {
+      shape: commandShape(e.commandName, command),
+      name: e.commandName,
+      coll: String(command[e.commandName] ?? command.collection ?? ''),
+      op: ctx?.id ?? null,
+      phase: ctx?.phase,
+    });
+  }
+
+  private finished(e: CommandSucceededEvent | CommandFailedEvent, ok: boolean): void {
+    const p = this.pending.get(e.requestId);
+    if (!p) return;
+    this.pending.delete(e.requestId);
+    const docs = ok
+      ? documentsReturned(p.name, (e as CommandSucceededEvent).reply as Record<string, unknown>)
+      : 0;
+    if (p.op) this.charge(p.op, p.phase, `${p.name} ${p.coll}`, docs);
+    if (this.file) {
+      const captured: CapturedCommand = {
+        ...(p.shape ?? { command: p.name, collection: p.coll, statements: [] }),
+        op: p.op,
+        docs,
+        ms: e.duration,
+        ok,
+      };
+      if (p.phase) captured.phase = p.phase;
+      this.write({ kind: 'command', ...captured });
+    }
+  }
+
+  private charge(op: string, phase: string | undefined, label: string, docs: number): void {
+    let c = this.costs.get(op);
+    if (!c) {
+      if (this.costs.size >= MAX_TRACKED_OPERATIONS) this.costs.delete(this.costs.keys().next().value!);
+      c = { commands: 0, documents: 0, authCommands: 0, authDocuments: 0, log: [] };
+      this.costs.set(op, c);
+    }
+    c.commands++;
+    c.documents += docs;
+    if (phase === 'auth') {
+      c.authCommands++;
+      c.authDocuments += docs;
+    }
+    c.log.push(phase ? `${label} (${phase})` : label);
+  }
+
+  private write(line: object): void {
+    this.buffer.push(JSON.stringify(line));
+    if (this.buffer.length >= FLUSH_LINES) this.flush();
+  }
+
+  private flush(): void {
+    if (!this.file || this.buffer.length === 0) return;
+    appendFileSync(this.file, this.buffer.join('\n') + '\n');
+    this.buffer = [];
+  }
+}

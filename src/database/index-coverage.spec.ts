@@ -1,0 +1,177 @@
+import { Types } from 'mongoose';
+import { assess, coverage, DeclaredIndex, verdict } from './index-coverage';
+import { commandShape, documentsReturned, filterBranches } from './query-shape';
+
+const ix = (collection: string, key: Array<[string, 1 | -1]>, unique = false): DeclaredIndex => ({
+  collection,
+  name: key.map(([f, d]) => `${f}_${d}`).join('_'),
+  key,
+  unique,
+});
+
+describe('query shapes', () => {
+  it('splits a filter into equality and range fields, keeping no values', () => {
+    const shopId = new Types.ObjectId();
+    const [b] = filterBranches(
+      {
+        shopId,
+        vendorId: { $in: [shopId] },
+        createdAt: { $gte: new Date(), $lte: new Date() },
+        active: { $ne: false },
+        at: new Date(),
+      },
+      [['createdAt', -1]],
+    );
+    expect(b.eq.sort()).toEqual(['at', 'shopId', 'vendorId']);
+    expect(b.range.sort()).toEqual(['active', 'createdAt']);
+    expect(b.sort).toEqual([['createdAt', -1]]);
+    expect(JSON.stringify(b)).not.toContain(String(shopId));
+  });
+
+  it('multiplies out $or (and flattens $and) into one branch per alternative', () => {
+    const branches = filterBranches({
+      shopId: 1,
+      $and: [{ vendorId: 2 }],
+      $or: [{ createdAt: { $lt: 1 } }, { createdAt: 1, _id: { $lt: 2 } }],
+    });
+    expect(branches.map((b) => [b.eq.sort(), b.range.sort()])).toEqual([
+      [['shopId', 'vendorId'], ['createdAt']],
+      [['createdAt', 'shopId', 'vendorId'], ['_id']],
+    ]);
+  });
+
+  it('marks operators it does not model as opaque', () => {
+    expect(filterBranches({ shopId: 1, $expr: { $gt: ['$a', '$b'] } })[0].opaque).toEqual(['$expr']);
+  });
+
+  it('reads the statements of every query command, and a Map sort', () => {
+    expect(commandShape('insert', { insert: 'x' })).toBeNull();
+    const find = commandShape('find', {
+      find: 'vendors',
+      filter: { shopId: 1 },
+      sort: new Map([['createdAt', -1]]),
+    });
+    expect(find).toEqual({
+      command: 'find',
+      collection: 'vendors',
+      statements: [{ branches: [{ eq: ['shopId'], range: [], sort: [['createdAt', -1]] }] }],
+    });
+    const update = commandShape('update', {
+      update: 'li',
+      updates: [{ q: { _id: 1 } }, { q: { shopId: 1, sku: 'a' } }],
+    });
+    expect(update!.statements).toHaveLength(2);
+    const agg = commandShape('aggregate', {
+      aggregate: 'li',
+      pipeline: [{ $match: { shopId: 1 } }, { $sort: { at: 1 } }, { $group: { _id: null } }],
+    });
+    expect(agg!.statements[0].branches[0]).toEqual({ eq: ['shopId'], range: [], sort: [['at', 1]] });
+  });
+
+  it('counts the documents a reply hands back', () => {
+    expect(documentsReturned('find', { cursor: { firstBatch: [1, 2, 3] } })).toBe(3);
+    expect(documentsReturned('getMore', { cursor: { nextBatch: [1] } })).toBe(1);
+    expect(documentsReturned('findAndModify', { value: null })).toBe(0);
+    expect(documentsReturned('findAndModify', { value: {} })).toBe(1);
+    expect(documentsReturned('update', { n: 5 })).toBe(0);
+  });
+});
+
+describe('index coverage (ESR)', () => {
+  const list = ix('li', [
+    ['shopId', 1],
+    ['vendorId', 1],
+    ['createdAt', -1],
+    ['_id', -1],
+  ]);
+  const unique = ix(
+    'li',
+    [
+      ['shopId', 1],
+      ['orderId', 1],
+      ['lineItemId', 1],
+    ],
+    true,
+  );
+  const id = { ...ix('li', [['_id', 1]], true), name: '_id_' };
+
+  it('serves equality, then sort (either orientation), then range', () => {
+    const b = {
+      eq: ['shopId', 'vendorId'],
+      range: ['createdAt'],
+      sort: [
+        ['createdAt', 1],
+        ['_id', 1],
+      ] as Array<[string, 1 | -1]>,
+    };
+    expect(assess(b, list).served).toBe(true);
+    expect(
+      assess(
+        {
+          ...b,
+          sort: [
+            ['createdAt', -1],
+            ['_id', 1],
+          ],
+        },
+        list,
+      ),
+    ).toMatchObject({ served: false, reason: expect.stringMatching(/orientation/) });
+  });
+
+  it('drops sort keys matched by equality (a seek page on a tie)', () => {
+    const b = {
+      eq: ['shopId', 'vendorId', 'createdAt'],
+      range: ['_id'],
+      sort: [
+        ['createdAt', -1],
+        ['_id', -1],
+      ] as Array<[string, 1 | -1]>,
+    };
+    expect(assess(b, list).served).toBe(true);
+  });
+
+  it('refuses equality outside the prefix, a sort after a gap and a range before the sort', () => {
+    expect(assess({ eq: ['shopId', 'status'], range: [], sort: [] }, list).served).toBe(false);
+    expect(assess({ eq: ['shopId'], range: [], sort: [['createdAt', -1]] }, list).served).toBe(false);
+    expect(assess({ eq: ['shopId', 'vendorId'], range: ['price'], sort: [] }, list).served).toBe(false);
+    expect(assess({ eq: [], range: [], sort: [] }, list).reason).toMatch(/collection scan/);
+  });
+
+  it('accepts any extra predicate on a unique point lookup', () => {
+    expect(assess({ eq: ['_id', 'shopId', 'frozen'], range: ['balance'], sort: [] }, id).served).toBe(true);
+    expect(
+      assess({ eq: ['shopId', 'orderId', 'lineItemId', 'frozen'], range: [], sort: [] }, unique).served,
+    ).toBe(true);
+    expect(assess({ eq: ['shopId', 'orderId'], range: [], sort: [] }, unique).served).toBe(true);
+  });
+
+  it('names the closest index when none serves, and the indexes no query used', () => {
+    const v = verdict({ eq: ['shopId', 'vendorId', 'status'], range: [], sort: [] }, [id, unique, list]);
+    expect(v).toMatchObject({ served: false, index: list });
+    const report = coverage(
+      [
+        {
+          command: 'find',
+          collection: 'li',
+          statements: [{ branches: [{ eq: ['shopId', 'vendorId'], range: [], sort: [] }] }],
+        },
+        {
+          command: 'find',
+          collection: 'li',
+          statements: [{ branches: [{ eq: ['shopId', 'vendorId'], range: [], sort: [] }] }],
+        },
+        {
+          command: 'find',
+          collection: 'li',
+          statements: [{ branches: [{ eq: ['shopId', 'x'], range: [], sort: [] }] }],
+        },
+      ],
+      [id, unique, list],
+    );
+    expect(report.rows).toHaveLength(2);
+    expect(report.rows.find((r) => r.served)!.count).toBe(2);
+    expect(report.unserved.map((r) => r.shape)).toEqual(['eq(shopId,x)']);
+    expect(report.unusedIndexes).toEqual([unique]);
+  });
+});
