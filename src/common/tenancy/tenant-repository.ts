@@ -1,4 +1,6 @@
 import { isValidObjectId, Model, Types } from 'mongoose';
+import { chunkedBulkWrite } from '../../database/bulk-write';
+import { CursorRows, CursorWindow, cursorQuery } from '../pagination';
 import type { ShopScope } from './scope';
 
 /** Anything that stores an owner shop; `vendorId` on vendor-owned records. */
@@ -49,6 +51,53 @@ export abstract class TenantRepository<T extends TenantDocument> {
     if (items.length > 0 && items.length < page.limit) return { total: page.offset + items.length, items };
     if (items.length === 0 && page.offset === 0) return { total: 0, items };
     return { total: await this.model.countDocuments(where).exec(), items };
+  }
+
+  /**
+   * One window of a V2 cursor list, newest first by (`timeField`, `_id`): `size + 1` rows in the
+   * window's scan order, whether any row lies behind the boundary, and the list's total. The seek
+   * condition goes through `scoped()` like any filter, so it cannot widen the tenant.
+   */
+  protected async cursorPage<R = T>(
+    scope: ShopScope,
+    filter: Record<string, unknown>,
+    window: CursorWindow,
+    options: { timeField?: string; projection?: Record<string, 0 | 1> } = {},
+  ): Promise<CursorRows<R>> {
+    const { sort, seek, behind } = cursorQuery(window, options.timeField);
+    const [rows, behindRow, totalCount] = await Promise.all([
+      this.model
+        .find(this.scoped(scope, { ...seek, ...filter }), options.projection)
+        .sort(sort)
+        .limit(window.size + 1)
+        .lean()
+        .exec() as Promise<R[]>,
+      behind
+        ? this.model
+            .findOne(this.scoped(scope, { ...behind, ...filter }), { _id: 1 })
+            .lean()
+            .exec()
+        : Promise.resolve(null),
+      this.model.countDocuments(this.scoped(scope, filter)).exec(),
+    ]);
+    return { rows, hasMoreBehind: behindRow !== null, totalCount };
+  }
+
+  /**
+   * One conditional single-document update per row (`updateOne`, in chunked bulk writes), each
+   * filter scoped. Returns how many rows matched their filter.
+   */
+  protected async updateEach<R>(
+    scope: ShopScope,
+    rows: R[],
+    op: (row: R) => { filter: Record<string, unknown>; set: Record<string, unknown> },
+  ): Promise<number> {
+    if (rows.length === 0) return 0;
+    const ops = rows.map((row) => {
+      const { filter, set } = op(row);
+      return { updateOne: { filter: this.scoped(scope, filter), update: { $set: set } } };
+    });
+    return (await chunkedBulkWrite(this.model, ops as Parameters<Model<T>['bulkWrite']>[0])).matchedCount;
   }
 
   /** Values to stamp on a new document of this scope. */
