@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ShopScope, TenantRepository, toObjectId } from '../common/tenancy';
+import { isDuplicateKeyError } from '../database/duplicate-key';
 import { BatchStatus, PayoutBatch } from './payout-batch.schema';
 
 export interface BatchTotals {
@@ -35,7 +36,7 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
         .exec())!;
     } catch (err) {
       // Two triggers raced to insert the same key: the unique index let one win; read its batch.
-      if ((err as { code?: number }).code !== 11000) throw err;
+      if (!isDuplicateKeyError(err)) throw err;
       return (await this.model.findOne(filter).lean<PayoutBatch>().exec())!;
     }
   }
