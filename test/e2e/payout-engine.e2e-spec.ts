@@ -411,6 +411,24 @@ describe('payout engine (e2e)', () => {
     });
   });
 
+  describe('vendor policy (isPayable)', () => {
+    it('a deactivated vendor is still paid what it earned before', async () => {
+      const shop = await createShop(t, 'eng-inactive');
+      const mk = await createMerchantKey(t, shop);
+      const v = await createVendor(t, shop, 'Retired Vendor', ZERO);
+      await seedOrder(t, shop, { createdAt: day(-2), lines: [{ vendor: v.vendorName, price: 42.5 }] });
+      const deactivated = await t.api.delete(`/v2/vendors/${v._id}`, { token: mk.token });
+      expect(deactivated.status).toBe(200);
+      expect(deactivated.body.data.active).toBe(false);
+
+      const res = await trigger(shop, { until: ymd(day(0)) });
+      expect(res.batches.map((b) => b.vendorId)).toEqual([v._id]);
+      const batch = await settled(shop, res.batchIds[0]);
+      expect(batch).toMatchObject({ status: 'completed', lineItemCount: 1, total: 42.5 });
+      await reconcile(shop);
+    });
+  });
+
   describe('trigger validation and visibility', () => {
     let shop: TestShop;
     let other: TestShop;
