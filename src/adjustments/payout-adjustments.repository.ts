@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { ShopScope, TenantRepository, toObjectId } from '../common/tenancy';
+import { ShopScope, TenantRepository } from '../common/tenancy';
 import {
   AdjustmentStatus,
   AdjustmentType,
@@ -70,10 +70,7 @@ export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustme
   }
 
   findById(scope: ShopScope, id: string): Promise<PayoutAdjustment | null> {
-    const _id = toObjectId(id);
-    return _id
-      ? this.model.findOne(this.scoped(scope, { _id })).lean<PayoutAdjustment>().exec()
-      : Promise.resolve(null);
+    return this.findOneById(scope, id);
   }
 
   /** One page, newest first, and the total (counted only when the page cannot tell it). */

@@ -8,7 +8,7 @@ import { LineItemFulfillment } from '../line-items/line-item.schema';
 import { LineItemsRepository } from '../line-items/line-items.repository';
 import type { FulfillableLineItem } from '../line-items/line-item-views';
 import { OrderSummaryRefresher } from '../line-items/order-summary.refresher';
-import { dayRangeFilter } from '../common/dates/day-range';
+import { vendorDayRangeFilter } from '../common/dates/vendor-day-range.query';
 import {
   CreateFulfillmentDto,
   FulfillmentListDto,
@@ -50,8 +50,7 @@ export class FulfillmentsService {
     const { total, items } = await this.lineItems.fulfillmentRows(
       scope,
       {
-        vendorId: q.vendorId ? (toObjectId(q.vendorId) ?? undefined) : undefined,
-        orderCreatedAt: dayRangeFilter(q.start, q.end),
+        ...vendorDayRangeFilter(q),
         fulfillmentStatus: q.fulfillment,
         shipmentStatus: q.shipment,
       },

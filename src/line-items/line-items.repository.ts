@@ -4,7 +4,6 @@ import { Model, Types } from 'mongoose';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { sumAmounts } from '../common/money';
 import { chunkedBulkWrite, UPDATE_MANY_CHUNK } from '../database/bulk-write';
-import { isDuplicateKeyError } from '../database/duplicate-key';
 import { LineItem, LineItemFulfillment } from './line-item.schema';
 import {
   BatchPaidLineItem,
@@ -93,18 +92,8 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
   // ---- figures: ingestion, updates, recalculation -------------------------------------------
 
   /** New line items of one order in one write. Returns false when any of them already existed. */
-  async insertNew(scope: ShopScope, docs: Array<Partial<LineItem>>): Promise<boolean> {
-    if (docs.length === 0) return true;
-    try {
-      await this.model.insertMany(
-        docs.map((d) => ({ ...d, ...this.owner(scope) })),
-        { ordered: false },
-      );
-      return true;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+  insertNew(scope: ShopScope, docs: Array<Partial<LineItem>>): Promise<boolean> {
+    return this.insertUnlessExists(scope, docs);
   }
 
   /**

@@ -4,7 +4,6 @@ import { Model, Types } from 'mongoose';
 import type { CursorRows, CursorWindow } from '../common/pagination';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { chunkedBulkWrite, UPDATE_MANY_CHUNK } from '../database/bulk-write';
-import { isDuplicateKeyError } from '../database/duplicate-key';
 import { orderObjectId, vendorOrderSummaryId } from './order-ids';
 import { OrderSummary } from './order-summary.schema';
 
@@ -24,17 +23,8 @@ export class OrderSummariesRepository extends TenantRepository<OrderSummary> {
   }
 
   /** The summaries of a brand-new order in one write; false when any already existed. */
-  async insertNew(scope: ShopScope, docs: OrderSummaryWrite[]): Promise<boolean> {
-    try {
-      await this.model.insertMany(
-        docs.map((d) => ({ ...d, ...this.owner(scope) })),
-        { ordered: false },
-      );
-      return true;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+  insertNew(scope: ShopScope, docs: OrderSummaryWrite[]): Promise<boolean> {
+    return this.insertUnlessExists(scope, docs);
   }
 
   /**

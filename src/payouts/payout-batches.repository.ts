@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { ShopScope, TenantRepository, toObjectId } from '../common/tenancy';
+import { ShopScope, TenantRepository } from '../common/tenancy';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { BatchStatus, PayoutBatch } from './payout-batch.schema';
 
@@ -42,10 +42,7 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
   }
 
   findById(scope: ShopScope, id: string | Types.ObjectId): Promise<PayoutBatch | null> {
-    const _id = typeof id === 'string' ? toObjectId(id) : id;
-    return _id
-      ? this.model.findOne(this.scoped(scope, { _id })).lean<PayoutBatch>().exec()
-      : Promise.resolve(null);
+    return this.findOneById(scope, id);
   }
 
   /** Every batch of the period: a repeated trigger answers them again (and resumes unfinished ones). */

@@ -3,7 +3,7 @@ import { NotFoundError } from '../common/errors';
 import { nextOffset } from '../common/pagination';
 import { ShopScope, toObjectId } from '../common/tenancy';
 import { LineItemsRepository } from '../line-items/line-items.repository';
-import { dayRangeFilter } from '../common/dates/day-range';
+import { vendorDayRangeFilter } from '../common/dates/vendor-day-range.query';
 import {
   CreatePayoutBatchesDto,
   PayoutBatchDto,
@@ -28,8 +28,7 @@ export class PayoutsService {
     const { total, items } = await this.lineItems.payoutRows(
       scope,
       {
-        vendorId: q.vendorId ? (toObjectId(q.vendorId) ?? undefined) : undefined,
-        orderCreatedAt: dayRangeFilter(q.start, q.end),
+        ...vendorDayRangeFilter(q),
         payoutStatus: q.status,
         fulfillmentStatus: q.fulfillment,
       },

@@ -37,10 +37,7 @@ export class UsersRepository extends TenantRepository<User> {
   }
 
   findById(scope: ShopScope, id: string): Promise<UserRecord | null> {
-    const _id = toObjectId(id);
-    return _id
-      ? this.model.findOne(this.scoped(scope, { _id })).lean<UserRecord>().exec()
-      : Promise.resolve(null);
+    return this.findOneById(scope, id);
   }
 
   /** The only read that returns the hash: sign-in. */

@@ -30,10 +30,7 @@ export class VendorsRepository extends TenantRepository<Vendor> {
 
   /** Null for an unknown id, a malformed one, or another shop's vendor. */
   findById(scope: ShopScope, id: string | Types.ObjectId): Promise<Vendor | null> {
-    const _id = typeof id === 'string' ? toObjectId(id) : id;
-    return _id
-      ? this.model.findOne(this.scoped(scope, { _id })).lean<Vendor>().exec()
-      : Promise.resolve(null);
+    return this.findOneById(scope, id);
   }
 
   /** One read for many ids (names for lists, terms for pricing, payees for payouts). */

@@ -1,7 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsMongoId, IsOptional } from 'class-validator';
+import type { Types } from 'mongoose';
 import { OffsetPageQueryDto } from '../pagination';
-import { EndDayParam, StartDayParam } from './day-range';
+import { toObjectId } from '../tenancy';
+import { dayRangeFilter, EndDayParam, StartDayParam } from './day-range';
 
 /** The filters GET /v1/payouts and GET /v1/fulfillments share: one vendor and inclusive UTC order days. */
 export class VendorDayRangeQueryDto extends OffsetPageQueryDto {
@@ -19,4 +21,15 @@ export class VendorDayRangeQueryDto extends OffsetPageQueryDto {
 
   @EndDayParam('Order date on or before this UTC calendar day (inclusive up to 23:59:59.999Z)')
   end?: string;
+}
+
+/** The line item filter of a VendorDayRangeQueryDto: the vendor, and order dates in the day range. */
+export function vendorDayRangeFilter(q: VendorDayRangeQueryDto): {
+  vendorId?: Types.ObjectId;
+  orderCreatedAt?: { $gte?: Date; $lte?: Date };
+} {
+  return {
+    vendorId: q.vendorId ? (toObjectId(q.vendorId) ?? undefined) : undefined,
+    orderCreatedAt: dayRangeFilter(q.start, q.end),
+  };
 }

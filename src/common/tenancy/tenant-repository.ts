@@ -1,5 +1,6 @@
 import { isValidObjectId, Model, Types } from 'mongoose';
 import { chunkedBulkWrite } from '../../database/bulk-write';
+import { isDuplicateKeyError } from '../../database/duplicate-key';
 import { CursorRows, CursorWindow, cursorQuery } from '../pagination';
 import type { ShopScope } from './scope';
 
@@ -27,6 +28,31 @@ export abstract class TenantRepository<T extends TenantDocument> {
     };
     if (scope.vendorId && this.vendorField) out[this.vendorField] = new Types.ObjectId(scope.vendorId);
     return out;
+  }
+
+  /** The scope's document with this id; null for another shop's, an unknown or a malformed id. */
+  protected findOneById<R = T>(scope: ShopScope, id: string | Types.ObjectId): Promise<R | null> {
+    const _id = typeof id === 'string' ? toObjectId(id) : id;
+    if (!_id) return Promise.resolve(null);
+    return this.model.findOne(this.scoped(scope, { _id })).lean().exec() as Promise<R | null>;
+  }
+
+  /**
+   * New documents of the scope in one unordered insert. False when a unique index refused any of
+   * them (they already existed: a replay or a concurrent writer); the others are written.
+   */
+  protected async insertUnlessExists(scope: ShopScope, docs: object[]): Promise<boolean> {
+    if (docs.length === 0) return true;
+    try {
+      await this.model.insertMany(
+        docs.map((d) => ({ ...d, ...this.owner(scope) })),
+        { ordered: false },
+      );
+      return true;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
   }
 
   /**
