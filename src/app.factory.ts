@@ -3,6 +3,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import type { Logger as PinoLogger } from 'pino';
 import { OperationContexts } from './common/context/operation-context';
 import { AllExceptionsFilter } from './common/errors';
+import { appConfig } from './config/configuration';
 import { createValidationPipe } from './common/http/validation';
 import { createLogger } from './common/logging/logger';
 import { CommandObserver } from './database/command-observer';
@@ -11,8 +12,9 @@ import { setupSwagger } from './docs/swagger';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** The JSON logger at the configured LOG_LEVEL (throws EnvValidationError on an invalid environment). */
 export function createLoggerFromEnv(): PinoLogger {
-  return createLogger(process.env.LOG_LEVEL || 'info');
+  return createLogger(appConfig().logLevel);
 }
 
 /** Fastify with our body limit, request ids (honouring a sane `x-request-id`) and the JSON logger. */

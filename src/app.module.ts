@@ -17,6 +17,7 @@ import { QueuesModule } from './queues/queues.module';
 import { RedisModule } from './redis/redis.module';
 import { ShopsModule } from './shops/shops.module';
 import { UsersModule } from './users/users.module';
+import { UserVendorsModule } from './vendors/user-vendors.module';
 import { VendorsModule } from './vendors/vendors.module';
 
 /** Infrastructure shared by the HTTP app, the worker and the CLI. */
@@ -28,6 +29,7 @@ export const FEATURE_MODULES = [
   ShopsModule,
   MerchantKeysModule,
   VendorsModule,
+  UserVendorsModule,
   UsersModule,
   CommissionsModule,
   LineItemsModule,

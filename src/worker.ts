@@ -1,14 +1,15 @@
+import './worker-role';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
 import { createLoggerFromEnv } from './app.factory';
 import { PinoNestLogger } from './common/logging/logger';
-import { EnvValidationError, validateEnv } from './config/env.validation';
+import { appConfig } from './config/configuration';
+import { EnvValidationError } from './config/env.validation';
 
 /** Queue processors only (no HTTP), for scaling workers out next to API processes run with QUEUE_PROCESSORS=false. */
 async function bootstrap(): Promise<void> {
-  process.env.MP_WORKER = '1';
-  validateEnv(process.env);
+  appConfig(); // validates the environment: a bad value stops here with its one-line message
   const logger = createLoggerFromEnv();
   const app = await NestFactory.createApplicationContext(AppModule, { logger: new PinoNestLogger(logger) });
   app.enableShutdownHooks();

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { Vendor, VendorSchema } from '../vendors/vendor.schema';
+import { VendorsModule } from '../vendors/vendors.module';
 import {
   PayoutAdjustment,
   PayoutAdjustmentSchema,
@@ -10,18 +10,17 @@ import {
 import { PayoutAdjustmentsRepository } from './payout-adjustments.repository';
 import { PayoutAdjustmentsService } from './payout-adjustments.service';
 import { PayoutAdjustmentsV2Controller } from './payout-adjustments.v2.controller';
-import { VendorDirectory } from './vendor-directory.repository';
 
 @Module({
   imports: [
     MongooseModule.forFeature([
       { name: PayoutAdjustment.name, schema: PayoutAdjustmentSchema },
       { name: PayoutAdjustmentSequence.name, schema: PayoutAdjustmentSequenceSchema },
-      { name: Vendor.name, schema: VendorSchema },
     ]),
+    VendorsModule,
   ],
   controllers: [PayoutAdjustmentsV2Controller],
-  providers: [PayoutAdjustmentsRepository, PayoutAdjustmentsService, VendorDirectory],
-  exports: [PayoutAdjustmentsRepository, VendorDirectory],
+  providers: [PayoutAdjustmentsRepository, PayoutAdjustmentsService],
+  exports: [PayoutAdjustmentsRepository],
 })
 export class AdjustmentsModule {}

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { ShopScope, TenantRepository, toObjectId } from '../common/tenancy';
-import { chunkedBulkWrite } from '../database/bulk-write';
+import { ShopScope, TenantRepository } from '../common/tenancy';
 import {
   AdjustmentStatus,
   AdjustmentType,
@@ -71,34 +70,16 @@ export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustme
   }
 
   findById(scope: ShopScope, id: string): Promise<PayoutAdjustment | null> {
-    const _id = toObjectId(id);
-    return _id
-      ? this.model.findOne(this.scoped(scope, { _id })).lean<PayoutAdjustment>().exec()
-      : Promise.resolve(null);
+    return this.findOneById(scope, id);
   }
 
-  /**
-   * One page, newest first, and the total. The count is skipped when the page itself proves the
-   * total (a short, non-empty page or an empty first page).
-   */
-  async page(
+  /** One page, newest first, and the total (counted only when the page cannot tell it). */
+  page(
     scope: ShopScope,
     filter: AdjustmentListFilter,
-    skip: number,
-    limit: number,
+    page: { offset: number; limit: number },
   ): Promise<{ total: number; items: PayoutAdjustment[] }> {
-    const where = this.scoped(scope, { ...filter });
-    const items = await this.model
-      .find(where)
-      .sort({ createdAt: -1, _id: -1 })
-      .skip(skip)
-      .limit(limit)
-      .lean<PayoutAdjustment[]>()
-      .exec();
-    if ((items.length > 0 && items.length < limit) || (items.length === 0 && skip === 0)) {
-      return { total: skip + items.length, items };
-    }
-    return { total: await this.model.countDocuments(where).exec(), items };
+    return this.offsetPage<PayoutAdjustment>(scope, { ...filter }, { createdAt: -1, _id: -1 }, page);
   }
 
   /** Applies the changes only while the adjustment is UNPAID; null when it is PAID or absent. */
@@ -149,15 +130,10 @@ export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustme
    * (so a concurrent batch or a delete wins cleanly and nothing is paid twice).
    */
   async markPaid(scope: ShopScope, ids: Types.ObjectId[], batchId: string, at: Date): Promise<void> {
-    await chunkedBulkWrite(
-      this.model,
-      ids.map((_id) => ({
-        updateOne: {
-          filter: this.scoped(scope, { _id, status: 'UNPAID' }),
-          update: { $set: { status: 'PAID' as const, batchId, paidAt: at } },
-        },
-      })),
-    );
+    await this.updateEach(scope, ids, (_id) => ({
+      filter: { _id, status: 'UNPAID' },
+      set: { status: 'PAID', batchId, paidAt: at },
+    }));
   }
 
   /** What a batch actually paid: the adjustments carrying its id. */

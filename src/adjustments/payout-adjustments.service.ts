@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
 import { AdjustmentPaidError, NotFoundError, ValidationError } from '../common/errors';
 import { ShopScope, toObjectId } from '../common/tenancy';
-import { dayRangeFilter } from '../payouts/date-range';
-import { signedAmount } from '../payouts/payout-money';
+import { dayRangeFilter } from '../common/dates/day-range';
+import { signedAmount } from './signed-amount';
 import {
   CreatePayoutAdjustmentDto,
   DeletedPayoutAdjustmentDto,
@@ -15,7 +15,7 @@ import {
 import { formatCustomId, toPayoutAdjustmentResponse } from './payout-adjustment.mapper';
 import { PayoutAdjustment } from './payout-adjustment.schema';
 import { AdjustmentChanges, PayoutAdjustmentsRepository } from './payout-adjustments.repository';
-import { VendorDirectory } from './vendor-directory.repository';
+import { VendorsRepository } from '../vendors/vendors.repository';
 
 const UPDATABLE = ['amount', 'type', 'comments', 'customItemDate'] as const;
 
@@ -27,7 +27,7 @@ const UPDATABLE = ['amount', 'type', 'comments', 'customItemDate'] as const;
 export class PayoutAdjustmentsService {
   constructor(
     private readonly adjustments: PayoutAdjustmentsRepository,
-    private readonly vendors: VendorDirectory,
+    private readonly vendors: VendorsRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -57,8 +57,7 @@ export class PayoutAdjustmentsService {
     const { total, items } = await this.adjustments.page(
       scope,
       { vendorId, status: q.status, type: q.type, customItemDate: dayRangeFilter(q.start, q.end) },
-      (q.page - 1) * q.limit,
-      q.limit,
+      { offset: (q.page - 1) * q.limit, limit: q.limit },
     );
     return { items: items.map(toPayoutAdjustmentResponse), total, page: q.page, limit: q.limit };
   }

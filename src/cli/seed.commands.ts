@@ -3,71 +3,25 @@ import { getQueueToken } from '@nestjs/bull';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import { shopScope } from '../common/tenancy';
-import {
-  INGESTION_JOB,
-  IngestionJobData,
-  ingestionJobId,
-  IngestionService,
-  WebhookTopic,
-} from '../ingestion/ingestion.service';
-import { PricingInputsRepository } from '../line-items/pricing-inputs.repository';
+import { ingestionJobId, IngestionService } from '../ingestion/ingestion.service';
+import { CommissionsService } from '../commissions/commissions.service';
 import { MerchantKeysService } from '../merchant-keys/merchant-keys.service';
-import { Queues } from '../queues/queues';
+import { IngestionJobData, Jobs, Queues } from '../queues/jobs';
 import { ShopsService } from '../shops/shops.service';
+import { VendorsService } from '../vendors/vendors.service';
+import { normaliseVendorName } from '../vendors/vendor-policy';
 import { CliArgs, CliCommand, CliUsageError } from './cli-command';
-
-const VENDORS = [
-  { vendorName: 'Acme Apparel', commissionType: 'percentage' as const, commissionAmount: 12 },
-  { vendorName: 'Globex Gadgets', commissionType: 'flat' as const, commissionAmount: 1.5 },
-  { vendorName: 'Initech Home', commissionType: 'percentage' as const, commissionAmount: 8 },
-];
-
-/** The demo catalogue: vendor (as the store sends it), product, variants (SKU, price). */
-const CATALOG = [
-  {
-    vendor: 'Acme Apparel',
-    title: 'Organic Tee',
-    variants: [
-      ['ACME-TEE-S', '24.00'],
-      ['ACME-TEE-M', '24.00'],
-      ['ACME-TEE-L', '26.00'],
-    ],
-  },
-  {
-    vendor: 'Acme Apparel',
-    title: 'Rain Jacket',
-    variants: [
-      ['ACME-JKT-M', '89.90'],
-      ['ACME-JKT-L', '89.90'],
-    ],
-  },
-  { vendor: 'Globex Gadgets', title: 'USB-C Charger', variants: [['GLX-CHG-65', '39.99']] },
-  { vendor: 'Globex Gadgets', title: 'Wireless Earbuds', variants: [['GLX-BUDS', '59.00']] },
-  { vendor: 'Initech Home', title: 'Stoneware Mug', variants: [['INI-MUG', '14.50']] },
-  { vendor: 'Initech Home', title: 'Linen Throw', variants: [['INI-THROW', '72.00']] },
-  // A vendor with no account yet: its lines stay unassigned until one is created and recalculated.
-  { vendor: 'Umbrella Crafts', title: 'Hand-carved Spoon', variants: [['UMB-SPOON', '18.00']] },
-] as const;
-
-/** SKU overrides: a commission (and cost of goods) that wins over the vendor's. */
-const SKU_OVERRIDES = [
-  { sku: 'ACME-JKT-M', commissionType: 'percentage' as const, commissionAmount: 15, costOfGoods: 41.5 },
-  { sku: 'ACME-JKT-L', commissionType: 'percentage' as const, commissionAmount: 15, costOfGoods: 43 },
-  { sku: 'GLX-BUDS', commissionType: 'flat' as const, commissionAmount: 4, costOfGoods: 22.75 },
-  { sku: 'INI-MUG', commissionType: 'percentage' as const, commissionAmount: 0, costOfGoods: 5.2 },
-];
+import {
+  DEMO_SKU_OVERRIDES,
+  DEMO_VENDORS,
+  Delivery,
+  orderPayload,
+  productPayloads,
+  prng,
+} from './demo-catalog';
 
 const MAX_ORDERS = 1_000_000;
 const IN_FLIGHT = 200;
-
-/** Deterministic pseudo-random numbers, so a demo looks the same every time. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 function ordersArg(args: CliArgs): number {
   if (args.orders === undefined) return 50;
@@ -76,143 +30,6 @@ function ordersArg(args: CliArgs): number {
     throw new CliUsageError(`--orders must be an integer from 0 to ${MAX_ORDERS}`);
   }
   return n;
-}
-
-interface Delivery {
-  topic: WebhookTopic;
-  payload: Record<string, unknown>;
-}
-
-function productPayloads(
-  base: number,
-  now: Date,
-): Array<{
-  payload: Record<string, unknown>;
-  variants: Array<{
-    id: number;
-    sku: string;
-    price: string;
-    productId: number;
-    title: string;
-    vendor: string;
-  }>;
-}> {
-  return CATALOG.map((p, i) => {
-    const id = base + 1 + i;
-    const variants = p.variants.map(([sku, price], j) => ({
-      id: id * 10 + j,
-      sku,
-      price,
-      productId: id,
-      title: p.title,
-      vendor: p.vendor,
-    }));
-    return {
-      variants,
-      payload: {
-        id,
-        title: p.title,
-        handle: p.title.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
-        product_type: p.vendor.split(' ')[1] ?? 'General',
-        vendor: p.vendor,
-        status: 'active',
-        tags: 'demo, marketplace',
-        created_at: now.toISOString(),
-        updated_at: now.toISOString(),
-        variants: variants.map((v, j) => ({
-          id: v.id,
-          product_id: id,
-          title: p.variants.length > 1 ? v.sku.split('-').pop() : 'Default Title',
-          sku: v.sku,
-          price: v.price,
-          inventory_quantity: 20 + j * 5,
-          requires_shipping: true,
-          position: j + 1,
-        })),
-        images: [
-          {
-            id: id * 100,
-            product_id: id,
-            position: 1,
-            src: `https://cdn.example.com/demo/${id}.jpg`,
-            alt: p.title,
-          },
-        ],
-      },
-    };
-  });
-}
-
-function orderPayload(
-  i: number,
-  base: number,
-  now: Date,
-  variants: ReturnType<typeof productPayloads>[number]['variants'],
-  rnd: () => number,
-): Record<string, unknown> {
-  const id = base + 1000 + i;
-  const created = new Date(now.getTime() - Math.floor(rnd() * 30 * 24 * 3600 * 1000));
-  const lineCount = 1 + Math.floor(rnd() * 3);
-  const lines = Array.from({ length: lineCount }, (_, j) => {
-    const v = variants[Math.floor(rnd() * variants.length)];
-    const quantity = 1 + Math.floor(rnd() * 3);
-    const discount = rnd() < 0.25 ? ((Number(v.price) * quantity) / 10).toFixed(2) : null;
-    return {
-      id: id * 10 + j,
-      title: v.title,
-      name: v.title,
-      variant_title: null,
-      sku: v.sku,
-      vendor: v.vendor,
-      product_id: v.productId,
-      variant_id: v.id,
-      quantity,
-      price: v.price,
-      discount_allocations: discount ? [{ amount: discount, discount_application_index: 0 }] : [],
-      tax_lines: [
-        { price: ((Number(v.price) * quantity * 8) / 100).toFixed(2), rate: 0.08, title: 'Sales tax' },
-      ],
-      fulfillment_status: null,
-      requires_shipping: true,
-    };
-  });
-  const financial = rnd() < 0.75 ? 'paid' : rnd() < 0.5 ? 'pending' : 'partially_paid';
-  return {
-    id,
-    name: `#${1000 + i + 1}`,
-    order_number: 1000 + i + 1,
-    email: `customer${i}@example.com`,
-    currency: 'USD',
-    created_at: created.toISOString(),
-    updated_at: created.toISOString(),
-    financial_status: financial,
-    cancelled_at: null,
-    note: i % 7 === 0 ? 'Gift wrap, please' : null,
-    customer: {
-      id: base + 500000 + i,
-      email: `customer${i}@example.com`,
-      first_name: 'Demo',
-      last_name: `Customer ${i}`,
-    },
-    shipping_address: {
-      first_name: 'Demo',
-      last_name: `Customer ${i}`,
-      address1: `${i + 1} Market St`,
-      city: 'Springfield',
-      zip: '12345',
-      country: 'United States',
-    },
-    billing_address: {
-      first_name: 'Demo',
-      last_name: `Customer ${i}`,
-      address1: `${i + 1} Market St`,
-      city: 'Springfield',
-      country: 'United States',
-    },
-    shipping_lines: [{ title: 'Standard', code: 'STD', price: rnd() < 0.3 ? '0.00' : '6.90' }],
-    line_items: lines,
-    fulfillments: [],
-  };
 }
 
 /**
@@ -228,8 +45,8 @@ async function ingestAll(
   const queue = app.get<Queue<IngestionJobData>>(getQueueToken(Queues.Ingestion), { strict: false });
   // The CLI may run without queue processors: then this command processes its own deliveries.
   const handlers = (queue as unknown as { handlers?: Record<string, unknown> }).handlers ?? {};
-  if (!handlers[INGESTION_JOB]) {
-    void queue.process(INGESTION_JOB, 6, (job: Job<IngestionJobData>) => ingestion.process(job.data));
+  if (!handlers[Jobs.ShopifyWebhook]) {
+    void queue.process(Jobs.ShopifyWebhook, 6, (job: Job<IngestionJobData>) => ingestion.process(job.data));
   }
   for (let i = 0; i < deliveries.length; i += IN_FLIGHT) {
     const chunk = deliveries.slice(i, i + IN_FLIGHT);
@@ -271,10 +88,18 @@ export const seedCommands: CliCommand[] = [
       const domain = args.domain ?? `demo-${randomBytes(4).toString('hex')}.myshopify.com`;
       const created = await app.get(ShopsService).create({ domain, name: 'Demo marketplace' });
       const scope = shopScope(created.shopId);
-      const pricing = app.get(PricingInputsRepository, { strict: false });
+      // Vendors and SKU overrides go through the same services as the API.
       const vendors = [];
-      for (const v of VENDORS) vendors.push(await pricing.seedVendor(scope, v));
-      for (const s of SKU_OVERRIDES) await pricing.seedSkuCommission(scope, s);
+      for (const v of DEMO_VENDORS) {
+        const vendorName = normaliseVendorName(v.vendorName)!;
+        vendors.push(await app.get(VendorsService, { strict: false }).create(scope, { ...v, vendorName }));
+      }
+      await app.get(CommissionsService, { strict: false }).uploadSkus(scope, {
+        skus: DEMO_SKU_OVERRIDES.map(({ commissionAmount, ...s }) => ({
+          ...s,
+          commissionRate: commissionAmount,
+        })),
+      });
       const merchant = await app.get(MerchantKeysService).create(scope, 'demo');
 
       const now = new Date();
@@ -303,7 +128,7 @@ export const seedCommands: CliCommand[] = [
         webhookSecret: created.webhookSecret,
         merchantKey: merchant.key,
         vendors: vendors.map((v) => ({ vendorId: String(v._id), vendorName: v.vendorName })),
-        skuOverrides: SKU_OVERRIDES.map((s) => s.sku),
+        skuOverrides: DEMO_SKU_OVERRIDES.map((s) => s.sku),
         products: products.length,
         orders: orders,
         lineItems,

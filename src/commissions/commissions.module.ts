@@ -13,5 +13,6 @@ import { SkuCommissionsRepository } from './sku-commissions.repository';
   ],
   controllers: [CommissionsV1Controller],
   providers: [SkuCommissionsRepository, CommissionsService],
+  exports: [SkuCommissionsRepository],
 })
 export class CommissionsModule {}

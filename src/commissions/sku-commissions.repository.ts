@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ShopScope, TenantRepository } from '../common/tenancy';
+import { chunkedBulkWrite, UPDATE_MANY_CHUNK } from '../database/bulk-write';
+import { duplicateKeyIndexes, isDuplicateKeyError } from '../database/duplicate-key';
 import { SkuCommission } from './sku-commission.schema';
 import type { NewSkuRecord, SkuUpdate, StoredSku } from './sku-upload';
 
@@ -16,6 +18,10 @@ export type SkuCommissionRow = Pick<
   'sku' | 'costOfGoods' | 'commissionType' | 'commissionAmount'
 >;
 
+/**
+ * The only repository of the SKU commission records: uploads and lists (commissions), the pricing
+ * of line items and the cost of goods a line item update writes (line-items).
+ */
 @Injectable()
 export class SkuCommissionsRepository extends TenantRepository<SkuCommission> {
   constructor(@InjectModel(SkuCommission.name) model: Model<SkuCommission>) {
@@ -53,9 +59,9 @@ export class SkuCommissionsRepository extends TenantRepository<SkuCommission> {
       await this.model.collection.insertMany(docs, { ordered: false });
       return [];
     } catch (err) {
-      const writeErrors = (err as { writeErrors?: Array<{ index: number; code?: number }> }).writeErrors;
-      if (!writeErrors?.length || writeErrors.some((w) => w.code !== 11000)) throw err;
-      return writeErrors.map((w) => records[w.index].sku);
+      const refused = duplicateKeyIndexes(err);
+      if (!refused) throw err;
+      return refused.map((i) => records[i].sku);
     }
   }
 
@@ -86,5 +92,50 @@ export class SkuCommissionsRepository extends TenantRepository<SkuCommission> {
       projection: { _id: 0, sku: 1, costOfGoods: 1, commissionType: 1, commissionAmount: 1 },
       batchSize: 1000,
     });
+  }
+
+  /**
+   * Sets the per-unit cost of goods of each SKU (a line item's `costOfItem` written by hand, spec
+   * §4.2 rule 3). A record created here holds only the cost: commissionType / commissionAmount are
+   * null, so it never overrides the vendor's rate (DESIGN §6). Missing records are inserted with
+   * explicit nulls (not an upsert's $setOnInsert, whose nulls FerretDB drops); one read, one insert
+   * and one bulk update however many SKUs.
+   */
+  async setCostOfGoods(
+    scope: ShopScope,
+    entries: Array<{ sku: string; costOfGoods: number }>,
+  ): Promise<void> {
+    if (entries.length === 0) return;
+    const existing = await this.findBySkus(
+      scope,
+      entries.map((e) => e.sku),
+    );
+    const toUpdate = entries.filter((e) => existing.has(e.sku));
+    const missing = entries.filter((e) => !existing.has(e.sku));
+    if (missing.length > 0) {
+      try {
+        await this.model.insertMany(
+          missing.map((e) => ({
+            sku: e.sku,
+            costOfGoods: e.costOfGoods,
+            commissionType: null,
+            commissionAmount: null,
+            ...this.owner(scope),
+          })),
+          { ordered: false },
+        );
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        toUpdate.push(...missing); // created concurrently: set the cost on what is there now
+      }
+    }
+    // updateMany on the unique (shopId, sku): FerretDB deadlocks on 100+ matched updateOne in one command.
+    const ops = toUpdate.map((e) => ({
+      updateMany: {
+        filter: this.scoped(scope, { sku: e.sku }),
+        update: { $set: { costOfGoods: e.costOfGoods } },
+      },
+    }));
+    if (ops.length > 0) await chunkedBulkWrite(this.model, ops, UPDATE_MANY_CHUNK);
   }
 }

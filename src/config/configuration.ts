@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ConfigType, registerAs } from '@nestjs/config';
 import { validateEnv } from './env.validation';
+import { processRole, queueProcessorsFor } from './process-role';
 
 const DEV_JWT_SECRET = 'insecure-development-jwt-secret-do-not-use-in-production';
 
@@ -11,7 +12,8 @@ export const appConfig = registerAs('app', () => {
     port: env.PORT,
     host: env.HOST,
     logLevel: env.LOG_LEVEL,
-    queueProcessors: env.QUEUE_PROCESSORS,
+    /** Whether this process registers queue processors (its role and QUEUE_PROCESSORS). */
+    queueProcessors: queueProcessorsFor(processRole(), env.QUEUE_PROCESSORS),
     queuePrefix: env.QUEUE_PREFIX,
   };
 });
@@ -31,6 +33,7 @@ export const authConfig = registerAs('auth', () => {
   const secret = validateEnv(process.env).JWT_SECRET ?? DEV_JWT_SECRET;
   return {
     jwtSecret: secret,
+    /** No JWT_SECRET given: the insecure development default is in use (warned at start). */
     /** Separate key for cursor signatures, derived so that one secret configures both. */
     cursorKey: createHash('sha256').update(`cursor:${secret}`).digest(),
     usingDevSecret: secret === DEV_JWT_SECRET,

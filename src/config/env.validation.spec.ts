@@ -1,4 +1,5 @@
 import { validateEnv } from './env.validation';
+import { queueProcessorsFor } from './process-role';
 
 describe('validateEnv', () => {
   it('applies defaults for a development start', () => {
@@ -7,8 +8,8 @@ describe('validateEnv', () => {
       NODE_ENV: 'development',
       PORT: 3000,
       LOG_LEVEL: 'info',
-      QUEUE_PROCESSORS: true,
     });
+    expect(env.QUEUE_PROCESSORS).toBeUndefined();
     expect(env.JWT_SECRET).toBeUndefined();
   });
 
@@ -36,5 +37,18 @@ describe('validateEnv', () => {
     const env = validateEnv({ PORT: '8080', QUEUE_PROCESSORS: 'false' });
     expect(env.PORT).toBe(8080);
     expect(env.QUEUE_PROCESSORS).toBe(false);
+  });
+});
+
+describe('queue processors per process role', () => {
+  it.each([
+    ['api', undefined, true],
+    ['api', false, false],
+    ['worker', undefined, true],
+    ['worker', false, true],
+    ['cli', undefined, false],
+    ['cli', true, true],
+  ] as const)('%s with QUEUE_PROCESSORS=%p → %p', (role, setting, expected) => {
+    expect(queueProcessorsFor(role, setting)).toBe(expected);
   });
 });

@@ -50,9 +50,12 @@ export class EnvironmentVariables {
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
 
-  /** Run Bull processors inside the HTTP process (set false when scaling workers out with dist/worker.js). */
+  /**
+   * Run Bull processors inside the HTTP process (set false when scaling workers out with
+   * dist/worker.js). Unset: yes for the API, no for the CLI (see config/process-role.ts).
+   */
   @Transform(toBool)
-  QUEUE_PROCESSORS = true;
+  QUEUE_PROCESSORS?: boolean;
 
   /** Bull key prefix, so several deployments (or test runs) can share one Redis. */
   @IsString()

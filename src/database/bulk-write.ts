@@ -8,6 +8,13 @@ import type { Model } from 'mongoose';
  */
 export const BULK_WRITE_CHUNK = 16;
 
+/**
+ * Statements per bulk write made only of `updateMany` statements. Unlike a matched `updateOne`, an
+ * `updateMany` runs its query to the end, so FerretDB releases its connection after each statement;
+ * larger chunks are safe and save round trips.
+ */
+export const UPDATE_MANY_CHUNK = 200;
+
 export interface BulkWriteTotals {
   insertedCount: number;
   matchedCount: number;

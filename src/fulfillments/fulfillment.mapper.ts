@@ -1,5 +1,5 @@
 import { FulfillmentRowDto } from './dto/fulfillment.dto';
-import type { FulfillmentRowSource } from './fulfillment-line-items.repository';
+import type { FulfillmentRowSource } from '../line-items/line-item-views';
 
 export function toFulfillmentRow(li: FulfillmentRowSource): FulfillmentRowDto {
   const f = li.fulfillment;

@@ -5,8 +5,10 @@ import { Clock } from '../common/clock/clock';
 import { nextOffset } from '../common/pagination';
 import { ShopScope, toObjectId } from '../common/tenancy';
 import { LineItemFulfillment } from '../line-items/line-item.schema';
+import { LineItemsRepository } from '../line-items/line-items.repository';
+import type { FulfillableLineItem } from '../line-items/line-item-views';
 import { OrderSummaryRefresher } from '../line-items/order-summary.refresher';
-import { dayRangeFilter } from '../payouts/date-range';
+import { vendorDayRangeFilter } from '../common/dates/vendor-day-range.query';
 import {
   CreateFulfillmentDto,
   FulfillmentListDto,
@@ -15,7 +17,6 @@ import {
   FulfillmentResultsDto,
 } from './dto/fulfillment.dto';
 import { toFulfillmentRow } from './fulfillment.mapper';
-import { FulfillableLineItem, FulfillmentLineItemsRepository } from './fulfillment-line-items.repository';
 import { StorePlatformUnavailable } from './platform/shopify-store-platform';
 import { PlatformLineOutcome } from './platform/store-platform';
 import { StorePlatforms } from './platform/store-platforms';
@@ -38,7 +39,7 @@ export class FulfillmentsService {
   private readonly logger = new Logger(FulfillmentsService.name);
 
   constructor(
-    private readonly lineItems: FulfillmentLineItemsRepository,
+    private readonly lineItems: LineItemsRepository,
     private readonly platforms: StorePlatforms,
     private readonly shopPlatform: ShopPlatformService,
     private readonly summaries: OrderSummaryRefresher,
@@ -46,11 +47,10 @@ export class FulfillmentsService {
   ) {}
 
   async list(scope: ShopScope, q: FulfillmentListQueryDto): Promise<FulfillmentListDto> {
-    const { total, items } = await this.lineItems.page(
+    const { total, items } = await this.lineItems.fulfillmentRows(
       scope,
       {
-        vendorId: q.vendorId ? (toObjectId(q.vendorId) ?? undefined) : undefined,
-        orderCreatedAt: dayRangeFilter(q.start, q.end),
+        ...vendorDayRangeFilter(q),
         fulfillmentStatus: q.fulfillment,
         shipmentStatus: q.shipment,
       },
@@ -83,8 +83,14 @@ export class FulfillmentsService {
     // 2. Claim, then read what was claimed (one bulkWrite, one read).
     const now = this.clock.now();
     const lockId = randomUUID();
-    await this.lineItems.claim(scope, ids, lockId, now, new Date(now.getTime() - FULFILLMENT_CLAIM_TTL_MS));
-    const rows = new Map((await this.lineItems.findByIds(scope, ids)).map((r) => [String(r._id), r]));
+    await this.lineItems.claimForFulfillment(
+      scope,
+      ids,
+      lockId,
+      now,
+      new Date(now.getTime() - FULFILLMENT_CLAIM_TTL_MS),
+    );
+    const rows = new Map((await this.lineItems.findFulfillable(scope, ids)).map((r) => [String(r._id), r]));
     const claimed: FulfillableLineItem[] = [];
     const cancelled: Types.ObjectId[] = [];
     for (const [key, i] of firstIndex) {
@@ -102,7 +108,7 @@ export class FulfillmentsService {
         cancelled.push(row._id);
       } else claimed.push(row);
     }
-    await this.lineItems.release(scope, cancelled, lockId);
+    await this.lineItems.releaseClaims(scope, cancelled, lockId);
 
     // 3. One platform call per order; record successes, free the rest.
     if (claimed.length > 0) {
@@ -161,7 +167,7 @@ export class FulfillmentsService {
         }
       }
       await this.lineItems.recordFulfilled(scope, done, lockId);
-      await this.lineItems.release(scope, failed, lockId);
+      await this.lineItems.releaseClaims(scope, failed, lockId);
       // Orders' rolled-up fulfillment status (order lists) follows the line items.
       const fulfilledOrders = claimed
         .filter((l) => done.some((d) => d._id.equals(l._id)))

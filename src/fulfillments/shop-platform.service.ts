@@ -4,13 +4,13 @@ import type { ShopScope } from '../common/tenancy';
 import { SetShopPlatformDto, ShopPlatformDto } from './dto/shop-platform.dto';
 import { PlatformShop } from './platform/store-platform';
 import { TokenCipher } from './platform/token-cipher';
-import { ShopPlatformRepository, ShopPlatformSettings } from './shop-platform.repository';
+import { ShopPlatformSettings, ShopsRepository } from '../shops/shops.repository';
 
 /** Which store platform a shop fulfils through, and its (write-only, encrypted) access token. */
 @Injectable()
 export class ShopPlatformService {
   constructor(
-    private readonly shops: ShopPlatformRepository,
+    private readonly shops: ShopsRepository,
     private readonly cipher: TokenCipher,
   ) {}
 
@@ -26,7 +26,7 @@ export class ShopPlatformService {
       });
     }
     const sealed = body.accessToken ? this.cipher.encrypt(scope.shopId, body.accessToken) : undefined;
-    const saved = await this.shops.set(scope, body.platform, sealed);
+    const saved = await this.shops.setPlatform(scope, body.platform, sealed);
     if (!saved) throw new NotFoundError('Shop');
     return this.toResponse(saved);
   }
@@ -41,7 +41,7 @@ export class ShopPlatformService {
   }
 
   private async load(scope: ShopScope): Promise<ShopPlatformSettings> {
-    const s = await this.shops.get(scope);
+    const s = await this.shops.getPlatform(scope);
     if (!s) throw new NotFoundError('Shop');
     return s;
   }

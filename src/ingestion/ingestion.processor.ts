@@ -1,8 +1,8 @@
-import { OnQueueFailed, Process, Processor } from '@nestjs/bull';
+import { OnQueueFailed, Processor } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bull';
-import { Queues } from '../queues/queues';
-import { INGESTION_JOB, IngestionJobData, IngestionService } from './ingestion.service';
+import { IngestionJobData, Jobs, OnJob, Queues } from '../queues/jobs';
+import { IngestionService } from './ingestion.service';
 import { PayloadError } from './shopify-payloads';
 
 /** Several webhooks at a time: the work is mostly waiting on the database. */
@@ -14,7 +14,7 @@ export class IngestionProcessor {
 
   constructor(private readonly ingestion: IngestionService) {}
 
-  @Process({ name: INGESTION_JOB, concurrency: CONCURRENCY })
+  @OnJob({ queue: Queues.Ingestion, name: Jobs.ShopifyWebhook, concurrency: CONCURRENCY })
   async handle(job: Job<IngestionJobData>): Promise<string> {
     try {
       return await this.ingestion.process(job.data);

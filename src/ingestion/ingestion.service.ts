@@ -7,29 +7,17 @@ import { Clock } from '../common/clock/clock';
 import { UnauthorizedError, ValidationError } from '../common/errors';
 import { ShopScope, shopScope } from '../common/tenancy';
 import { appConfig, AppConfig } from '../config/configuration';
-import { LineItemsService } from '../line-items/line-items.service';
+import { OrderIngestionService } from '../line-items/order-ingestion.service';
+import { PlatformFulfillmentsService } from '../line-items/platform-fulfillments.service';
 import { OrdersRepository } from '../orders/orders.repository';
 import { ProductsService } from '../products/products.service';
-import { Queues } from '../queues/queues';
+import { addJob, IngestionJobData, Jobs, Queues } from '../queues/jobs';
 import { REDIS } from '../redis/redis.module';
 import { ShopsService } from '../shops/shops.service';
 import { WebhookAckDto } from './dto/webhook.dto';
+import { SUPPORTED_TOPICS, WebhookTopic } from './webhook-topics';
 import { parseDeletedProductId, parseFulfillment, parseOrder, parseProduct } from './shopify-payloads';
 
-export const SUPPORTED_TOPICS = [
-  'orders/create',
-  'orders/updated',
-  'orders/paid',
-  'orders/cancelled',
-  'products/create',
-  'products/update',
-  'products/delete',
-  'fulfillments/create',
-  'fulfillments/update',
-] as const;
-export type WebhookTopic = (typeof SUPPORTED_TOPICS)[number];
-
-export const INGESTION_JOB = 'shopify-webhook';
 /** Shopify retries a webhook for 48 hours; remember ids a little longer. */
 const DEDUPE_TTL_SECONDS = 72 * 3600;
 export const INGESTION_JOB_OPTIONS = {
@@ -38,15 +26,6 @@ export const INGESTION_JOB_OPTIONS = {
   removeOnComplete: 1000,
   removeOnFail: false,
 };
-
-export interface IngestionJobData {
-  shopId: string;
-  shopDomain: string;
-  topic: WebhookTopic;
-  webhookId: string;
-  receivedAt: string;
-  payload: unknown;
-}
 
 export interface IncomingWebhook {
   topic?: string;
@@ -88,10 +67,11 @@ export class IngestionService {
   constructor(
     private readonly shops: ShopsService,
     private readonly orders: OrdersRepository,
-    private readonly lineItems: LineItemsService,
+    private readonly orderIngestion: OrderIngestionService,
+    private readonly platformFulfillments: PlatformFulfillmentsService,
     private readonly products: ProductsService,
     private readonly clock: Clock,
-    @InjectQueue(Queues.Ingestion) private readonly queue: Queue<IngestionJobData>,
+    @InjectQueue(Queues.Ingestion) private readonly queue: Queue,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(appConfig.KEY) private readonly app: AppConfig,
   ) {}
@@ -123,7 +103,7 @@ export class IngestionService {
       payload: w.payload,
     };
     try {
-      await this.queue.add(INGESTION_JOB, data, {
+      await addJob(this.queue, Jobs.ShopifyWebhook, data, {
         ...INGESTION_JOB_OPTIONS,
         jobId: ingestionJobId(shopId, webhookId),
       });
@@ -167,7 +147,7 @@ export class IngestionService {
         return 'deleted';
       case 'fulfillments/create':
       case 'fulfillments/update': {
-        const n = await this.lineItems.applyPlatformFulfillment(scope, parseFulfillment(job.payload));
+        const n = await this.platformFulfillments.apply(scope, parseFulfillment(job.payload));
         return `fulfilled ${n} line item(s)`;
       }
       default:
@@ -190,11 +170,11 @@ export class IngestionService {
       raw: payload as Record<string, unknown>,
     };
     if (await this.orders.insertNew(scope, version)) {
-      await this.lineItems.ingestOrder(scope, order, true);
+      await this.orderIngestion.ingestOrder(scope, order, true);
       return 'created';
     }
     if (!(await this.orders.replaceUnlessNewer(scope, version))) return 'stale';
-    await this.lineItems.ingestOrder(scope, order, false);
+    await this.orderIngestion.ingestOrder(scope, order, false);
     return 'updated';
   }
 }

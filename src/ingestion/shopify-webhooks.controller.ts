@@ -3,7 +3,8 @@ import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import type { FastifyRequest } from 'fastify';
 import { ApiV1Errors } from '../common/http/api-errors.decorator';
 import { WebhookAckDto } from './dto/webhook.dto';
-import { IngestionService, SUPPORTED_TOPICS } from './ingestion.service';
+import { IngestionService } from './ingestion.service';
+import { SUPPORTED_TOPICS } from './webhook-topics';
 
 /** Called by the store platform, not by API users: authenticated by the HMAC signature, not a token. */
 @ApiTags('Webhooks')

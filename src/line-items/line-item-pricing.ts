@@ -1,47 +1,65 @@
 import { Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
-import { MoneySettings, moneySettingsFrom } from '../common/money';
+import { SkuCommissionsRepository } from '../commissions/sku-commissions.repository';
+import type { StoredSku } from '../commissions/sku-upload';
+import {
+  calculateLineItem,
+  LineItemFigures,
+  LineItemInputs,
+  MoneySettings,
+  moneySettingsFrom,
+  recalculateLineItem,
+  resolveCommissionRate,
+} from '../common/money';
 import type { ShopScope } from '../common/tenancy';
 import { ShopsService } from '../shops/shops.service';
-import { PricingInputsRepository, SkuTerms, VendorTerms } from './pricing-inputs.repository';
+import { VendorsRepository, VendorSummary } from '../vendors/vendors.repository';
+import type { LineItem } from './line-item.schema';
 
 /** Everything a batch of line items needs besides themselves, loaded with one query per collection. */
 export interface PricingContext {
   settings: MoneySettings;
-  vendorsByName: Map<string, VendorTerms>;
-  vendorsById: Map<string, VendorTerms>;
-  skus: Map<string, SkuTerms>;
+  vendorsByName: Map<string, VendorSummary>;
+  vendorsById: Map<string, VendorSummary>;
+  skus: Map<string, StoredSku>;
 }
 
-/** A line item's `vendor` field as vendor names are stored: trimmed, lowercased; null when empty. */
-export function normaliseVendorName(name: string | null | undefined): string | null {
-  const n = String(name ?? '')
-    .trim()
-    .toLowerCase();
-  return n === '' ? null : n;
+/** A priced line: the vendor it belongs to (null: none yet, no commission) and its figures. */
+export interface PricedLine {
+  vendor: VendorSummary | null;
+  figures: LineItemFigures;
 }
+
+/** What ingestion knows of a line besides the vendor and SKU (DESIGN §6 inputs). */
+export type IncomingFigures = Omit<LineItemInputs, 'rate' | 'costOfGoods'>;
+
+/** The line item fields recalculation starts from: the stored base figures, vendor and SKU. */
+export type StoredPricingLine = Pick<
+  LineItem,
+  | 'vendorName'
+  | 'vendorId'
+  | 'sku'
+  | 'quantity'
+  | 'sales'
+  | 'discount'
+  | 'salesAfterDiscount'
+  | 'tax'
+  | 'shipping'
+  | 'deduction'
+  | 'costOfItem'
+>;
 
 /**
- * The vendor a line item belongs to: the one it is already assigned to (while that vendor exists),
- * else the vendor whose name equals the line's vendor field; null when there is none yet.
+ * The one pricing path of line items (DESIGN §6). Ingestion (`price`) and recalculation
+ * (`reprice`) both resolve the vendor and the SKU record the same way (`terms`) and hand them to
+ * the one money function; only what they start from differs: the order's figures, or the stored ones.
  */
-export function assignVendor(
-  ctx: PricingContext,
-  vendorName: string | null,
-  currentVendorId: Types.ObjectId | null,
-): VendorTerms | null {
-  if (currentVendorId) {
-    const current = ctx.vendorsById.get(String(currentVendorId));
-    if (current) return current;
-  }
-  return vendorName ? (ctx.vendorsByName.get(vendorName) ?? null) : null;
-}
-
 @Injectable()
 export class LineItemPricing {
   constructor(
     private readonly shops: ShopsService,
-    private readonly inputs: PricingInputsRepository,
+    private readonly vendors: VendorsRepository,
+    private readonly skus: SkuCommissionsRepository,
   ) {}
 
   async load(
@@ -52,24 +70,66 @@ export class LineItemPricing {
       skus?: Array<string | null>;
     },
   ): Promise<PricingContext> {
-    const names = unique(need.vendorNames);
-    const ids = unique((need.vendorIds ?? []).map((id) => (id ? String(id) : null)));
-    const skus = unique(need.skus);
-    const [shop, byName, byId, skuRows] = await Promise.all([
+    const [shop, byName, byId, skus] = await Promise.all([
       this.shops.getById(scope.shopId),
-      this.inputs.vendorsByNames(scope, names),
-      this.inputs.vendorsByIds(scope, ids),
-      this.inputs.skusByCodes(scope, skus),
+      this.vendors.findByNames(scope, unique(need.vendorNames)),
+      this.vendors.findSummaries(scope, unique((need.vendorIds ?? []).map((id) => (id ? String(id) : null)))),
+      this.skus.findBySkus(scope, unique(need.skus)),
     ]);
-    const vendorsById = new Map<string, VendorTerms>();
+    const vendorsById = new Map<string, VendorSummary>();
     for (const v of [...byName, ...byId]) vendorsById.set(String(v._id), v);
     return {
       settings: moneySettingsFrom(shop.settings),
       vendorsByName: new Map(byName.map((v) => [v.vendorName, v])),
       vendorsById,
-      skus: new Map(skuRows.map((s) => [s.sku, s])),
+      skus,
     };
   }
+}
+
+/** Ingestion: every figure from the order's line. */
+export function price(
+  ctx: PricingContext,
+  line: { vendorName: string | null; currentVendorId: Types.ObjectId | null; sku: string | null },
+  inputs: IncomingFigures,
+): PricedLine {
+  const { vendor, sku } = terms(ctx, line.vendorName, line.currentVendorId, line.sku);
+  const figures = calculateLineItem(
+    { ...inputs, rate: resolveCommissionRate(vendor, sku), costOfGoods: sku?.costOfGoods ?? null },
+    ctx.settings,
+  );
+  return { vendor, figures };
+}
+
+/**
+ * Recalculation: commission and payout from the stored base figures (which may have been written
+ * by hand) with the current settings, vendor and SKU record.
+ */
+export function reprice(ctx: PricingContext, stored: StoredPricingLine): PricedLine {
+  const { vendor, sku } = terms(ctx, stored.vendorName, stored.vendorId, stored.sku);
+  const figures = recalculateLineItem(
+    stored,
+    resolveCommissionRate(vendor, sku),
+    sku?.costOfGoods ?? null,
+    ctx.settings,
+  );
+  return { vendor, figures };
+}
+
+/**
+ * The vendor a line item belongs to — the one it is already assigned to (while that vendor
+ * exists), else the vendor whose name equals the line's vendor field; null when there is none
+ * yet — and its SKU record, if any.
+ */
+function terms(
+  ctx: PricingContext,
+  vendorName: string | null,
+  currentVendorId: Types.ObjectId | null,
+  sku: string | null,
+): { vendor: VendorSummary | null; sku: StoredSku | null } {
+  const current = currentVendorId ? ctx.vendorsById.get(String(currentVendorId)) : undefined;
+  const vendor = current ?? (vendorName ? (ctx.vendorsByName.get(vendorName) ?? null) : null);
+  return { vendor, sku: sku ? (ctx.skus.get(sku) ?? null) : null };
 }
 
 function unique(values: Array<string | null | undefined> | undefined): string[] {

@@ -1,40 +1,48 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { SkuCommission, SkuCommissionSchema } from '../commissions/sku-commission.schema';
+import { CommissionsModule } from '../commissions/commissions.module';
 import { OrdersDataModule } from '../orders/orders-data.module';
-import { processorsEnabled, Queues } from '../queues/queues';
+import { Queues } from '../queues/jobs';
+import { processorsEnabled } from '../queues/queues';
 import { ShopsModule } from '../shops/shops.module';
-import { Vendor, VendorSchema } from '../vendors/vendor.schema';
+import { VendorsModule } from '../vendors/vendors.module';
 import { LineItem, LineItemSchema } from './line-item.schema';
 import { LineItemPricing } from './line-item-pricing';
+import { LineItemUpdatesService } from './line-item-updates.service';
 import { LineItemsRepository } from './line-items.repository';
-import { LineItemsService } from './line-items.service';
 import { LineItemsV1Controller } from './line-items.v1.controller';
+import { OrderIngestionService } from './order-ingestion.service';
 import { OrderSummaryRefresher } from './order-summary.refresher';
-import { PricingInputsRepository } from './pricing-inputs.repository';
+import { PlatformFulfillmentsService } from './platform-fulfillments.service';
 import { RecalculationProcessor } from './recalculation.processor';
+import { RecalculationService } from './recalculation.service';
 
+/**
+ * Calculated line items: one use-case service per write path (order ingestion, platform
+ * fulfillments, the update endpoint, recalculation), one pricing path, and the only repository of
+ * the collection, which payouts and fulfillments use too.
+ */
 @Module({
   imports: [
-    MongooseModule.forFeature([
-      { name: LineItem.name, schema: LineItemSchema },
-      { name: Vendor.name, schema: VendorSchema },
-      { name: SkuCommission.name, schema: SkuCommissionSchema },
-    ]),
+    MongooseModule.forFeature([{ name: LineItem.name, schema: LineItemSchema }]),
     BullModule.registerQueue({ name: Queues.Recalculation }),
     OrdersDataModule,
     ShopsModule,
+    VendorsModule,
+    CommissionsModule,
   ],
   controllers: [LineItemsV1Controller],
   providers: [
     LineItemsRepository,
-    PricingInputsRepository,
     LineItemPricing,
     OrderSummaryRefresher,
-    LineItemsService,
+    OrderIngestionService,
+    PlatformFulfillmentsService,
+    LineItemUpdatesService,
+    RecalculationService,
     ...(processorsEnabled() ? [RecalculationProcessor] : []),
   ],
-  exports: [LineItemsService, PricingInputsRepository, OrderSummaryRefresher],
+  exports: [LineItemsRepository, OrderSummaryRefresher, OrderIngestionService, PlatformFulfillmentsService],
 })
 export class LineItemsModule {}

@@ -2,23 +2,30 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ShopScope, TenantRepository } from '../common/tenancy';
-import { chunkedBulkWrite } from '../database/bulk-write';
-import { LineItem } from './line-item.schema';
+import { sumAmounts } from '../common/money';
+import { chunkedBulkWrite, UPDATE_MANY_CHUNK } from '../database/bulk-write';
+import { LineItem, LineItemFulfillment } from './line-item.schema';
+import {
+  BatchPaidLineItem,
+  FULFILLABLE_PROJECTION,
+  FulfillableLineItem,
+  FULFILLMENT_ROW_PROJECTION,
+  FulfillmentRowFilter,
+  FulfillmentRowSource,
+  GuardedSet,
+  PAYOUT_ROW_PROJECTION,
+  PayableLineItem,
+  PayoutRowFilter,
+  PayoutRowSource,
+} from './line-item-views';
+
+const NEWEST_ORDER_FIRST = { orderCreatedAt: -1, _id: -1 } as const;
 
 /**
- * Operations per bulk write command for `updateMany` statements. Unlike a matched `updateOne`, an
- * `updateMany` runs its query to the end, so FerretDB releases its connection after each statement
- * (see database/bulk-write.ts); larger chunks are safe and save round trips.
+ * The only repository of the line_items collection. Ingestion, updates and recalculation write
+ * figures; the payout engine alone sets paid / frozen / batchId; fulfillments claim and record
+ * fulfillments. Each caller gets the view it needs (line-item-views.ts).
  */
-export const BULK_CHUNK = 200;
-
-/** One conditional write: `set` applies to the line item only while `guard` still holds. */
-export interface GuardedSet {
-  id: Types.ObjectId;
-  guard: Record<string, unknown>;
-  set: Record<string, unknown>;
-}
-
 @Injectable()
 export class LineItemsRepository extends TenantRepository<LineItem> {
   protected override readonly vendorField = 'vendorId';
@@ -26,6 +33,8 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
   constructor(@InjectModel(LineItem.name) model: Model<LineItem>) {
     super(model);
   }
+
+  // ---- reads --------------------------------------------------------------------------------
 
   findForOrders(scope: ShopScope, orderIds: number[]): Promise<LineItem[]> {
     if (orderIds.length === 0) return Promise.resolve([]);
@@ -80,19 +89,11 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
     return new Set(rows.map((r) => String(r._id)));
   }
 
+  // ---- figures: ingestion, updates, recalculation -------------------------------------------
+
   /** New line items of one order in one write. Returns false when any of them already existed. */
-  async insertNew(scope: ShopScope, docs: Array<Partial<LineItem>>): Promise<boolean> {
-    if (docs.length === 0) return true;
-    try {
-      await this.model.insertMany(
-        docs.map((d) => ({ ...d, ...this.owner(scope) })),
-        { ordered: false },
-      );
-      return true;
-    } catch (err) {
-      if (isDuplicateKey(err)) return false;
-      throw err;
-    }
+  insertNew(scope: ShopScope, docs: Array<Partial<LineItem>>): Promise<boolean> {
+    return this.insertUnlessExists(scope, docs);
   }
 
   /**
@@ -102,15 +103,12 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
    */
   async applyGuardedSets(scope: ShopScope, writes: GuardedSet[]): Promise<number> {
     if (writes.length === 0) return 0;
-    const groups = new Map<
-      string,
-      { guard: Record<string, unknown>; set: Record<string, unknown>; ids: Types.ObjectId[] }
-    >();
+    const groups = new Map<string, GuardedSet & { ids: Types.ObjectId[] }>();
     for (const w of writes) {
       const key = JSON.stringify([w.guard, w.set]);
       const g = groups.get(key);
       if (g) g.ids.push(w.id);
-      else groups.set(key, { guard: w.guard, set: w.set, ids: [w.id] });
+      else groups.set(key, { ...w, ids: [w.id] });
     }
     // Always updateMany (one document when the filter names one _id): FerretDB keeps a connection
     // open per matched updateOne until the whole command ends and deadlocks past 100 of them.
@@ -120,17 +118,158 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
         update: { $set: g.set },
       },
     }));
-    return (await chunkedBulkWrite(this.model, ops, BULK_CHUNK)).matchedCount;
+    return (await chunkedBulkWrite(this.model, ops, UPDATE_MANY_CHUNK)).matchedCount;
   }
 
-  /** Order-level facts on every line item of an order (frozen ones too: they are not figures). */
-  async setOrderContext(scope: ShopScope, orderId: number, set: Record<string, unknown>): Promise<void> {
-    await this.model.updateMany(this.scoped(scope, { orderId }), { $set: set }).exec();
+  // ---- payouts: GET /v1/payouts and the payout engine ---------------------------------------
+
+  /**
+   * Payout rows newest first: line items of a vendor on paid orders (and any line a batch already
+   * paid, whatever happened to the order since).
+   */
+  payoutRows(
+    scope: ShopScope,
+    filter: PayoutRowFilter,
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; items: PayoutRowSource[] }> {
+    const where = {
+      ...filter,
+      ...(filter.vendorId ? {} : { vendorId: { $ne: null } }),
+      $or: [{ financialStatus: 'paid' }, { batchId: { $ne: null } }],
+    };
+    return this.offsetPage(scope, where, NEWEST_ORDER_FIRST, page, PAYOUT_ROW_PROJECTION);
+  }
+
+  /** The vendor's payable line items up to the cut-off, in a stable order (one read). */
+  listPayable(scope: ShopScope, vendorId: Types.ObjectId, cutoff: Date): Promise<PayableLineItem[]> {
+    return this.model
+      .find(this.scoped(scope, { ...payable(cutoff), vendorId }), { paid: 1, balance: 1 })
+      .sort({ _id: 1 })
+      .lean<PayableLineItem[]>()
+      .exec();
+  }
+
+  /** Vendors with at least one payable line item up to the cut-off. */
+  async vendorsWithPayable(scope: ShopScope, cutoff: Date): Promise<Types.ObjectId[]> {
+    const rows = await this.model
+      .aggregate<{ _id: Types.ObjectId | null }>([
+        { $match: this.scoped(scope, payable(cutoff)) },
+        { $group: { _id: '$vendorId' } },
+      ])
+      .exec();
+    return rows.map((r) => r._id).filter((id): id is Types.ObjectId => id !== null);
+  }
+
+  /**
+   * Pays each line with its own conditional write: it matches only while the line is still
+   * unbatched, unfrozen and has the paid / balance that was read, so a concurrent batch or a changed
+   * figure leaves it alone (it is then paid by a later batch) and nothing is paid twice.
+   */
+  async markPaid(scope: ShopScope, items: PayableLineItem[], batchId: string, at: Date): Promise<void> {
+    await this.updateEach(scope, items, (li) => ({
+      filter: { _id: li._id, batchId: null, frozen: false, paid: li.paid, balance: li.balance },
+      set: {
+        paid: sumAmounts([li.paid, li.balance]),
+        balance: 0,
+        payoutStatus: 'paid',
+        frozen: true,
+        batchId,
+        batchPaidAmount: li.balance,
+        paidAt: at,
+      },
+    }));
+  }
+
+  /** What a batch actually paid: the line items carrying its id. */
+  paidByBatch(scope: ShopScope, batchId: string): Promise<BatchPaidLineItem[]> {
+    return this.model
+      .find(this.scoped(scope, { batchId }), { batchPaidAmount: 1, orderId: 1 })
+      .lean<BatchPaidLineItem[]>()
+      .exec();
+  }
+
+  // ---- fulfillments: GET and POST /v1/fulfillments ------------------------------------------
+
+  /** Fulfillment rows, newest order first: only line items of paid orders. */
+  fulfillmentRows(
+    scope: ShopScope,
+    filter: FulfillmentRowFilter,
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; items: FulfillmentRowSource[] }> {
+    const { shipmentStatus, ...rest } = filter;
+    const where = {
+      ...rest,
+      ...(shipmentStatus !== undefined ? { 'fulfillment.shipmentStatus': shipmentStatus } : {}),
+      financialStatus: 'paid',
+    };
+    return this.offsetPage(scope, where, NEWEST_ORDER_FIRST, page, FULFILLMENT_ROW_PROJECTION);
+  }
+
+  /** The requested lines of this shop, in one read. */
+  findFulfillable(scope: ShopScope, ids: Types.ObjectId[]): Promise<FulfillableLineItem[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.model
+      .find(this.scoped(scope, { _id: { $in: ids } }), FULFILLABLE_PROJECTION)
+      .lean<FulfillableLineItem[]>()
+      .exec();
+  }
+
+  /**
+   * Claims unfulfilled lines for one fulfillment request: a line is claimed when it is unfulfilled
+   * and no other request holds a live claim, so two concurrent requests never create two platform
+   * fulfillments for the same line. Claims older than `staleBefore` are void.
+   */
+  async claimForFulfillment(
+    scope: ShopScope,
+    ids: Types.ObjectId[],
+    lockId: string,
+    now: Date,
+    staleBefore: Date,
+  ): Promise<void> {
+    await this.updateEach(scope, ids, (_id) => ({
+      filter: {
+        _id,
+        fulfillmentStatus: 'unfulfilled',
+        $or: [{ fulfillmentLock: null }, { fulfillmentLockedAt: { $lt: staleBefore } }],
+      },
+      set: { fulfillmentLock: lockId, fulfillmentLockedAt: now },
+    }));
+  }
+
+  /** Records the platform fulfillment on the claimed lines and frees the claims. */
+  async recordFulfilled(
+    scope: ShopScope,
+    done: Array<{ _id: Types.ObjectId; fulfillment: LineItemFulfillment }>,
+    lockId: string,
+  ): Promise<void> {
+    await this.updateEach(scope, done, (d) => ({
+      filter: { _id: d._id, fulfillmentLock: lockId },
+      set: {
+        fulfillmentStatus: 'fulfilled',
+        fulfillment: d.fulfillment,
+        fulfillmentLock: null,
+        fulfillmentLockedAt: null,
+      },
+    }));
+  }
+
+  /** Frees this request's claims on lines that were not fulfilled. */
+  async releaseClaims(scope: ShopScope, ids: Types.ObjectId[], lockId: string): Promise<void> {
+    await this.updateEach(scope, ids, (_id) => ({
+      filter: { _id, fulfillmentLock: lockId },
+      set: { fulfillmentLock: null, fulfillmentLockedAt: null },
+    }));
   }
 }
 
-export function isDuplicateKey(err: unknown): boolean {
-  const e = err as { code?: number; writeErrors?: Array<{ code?: number; err?: { code?: number } }> };
-  if (e?.code === 11000) return true;
-  return !!e?.writeErrors?.some((w) => w.code === 11000 || w.err?.code === 11000);
+/** A line the payout engine may pay: on a paid, uncancelled order up to the cut-off, with a balance. */
+function payable(cutoff: Date): Record<string, unknown> {
+  return {
+    financialStatus: 'paid',
+    cancelled: { $ne: true },
+    orderCreatedAt: { $lte: cutoff },
+    balance: { $gt: 0 },
+    batchId: null,
+    frozen: false,
+  };
 }

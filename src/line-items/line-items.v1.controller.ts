@@ -4,13 +4,13 @@ import { Scope, V1Auth } from '../common/auth/auth.decorators';
 import { ApiV1Errors } from '../common/http/api-errors.decorator';
 import type { ShopScope } from '../common/tenancy';
 import { UpdateLineItemsDto, UpdateLineItemsResponseDto } from './dto/line-items-update.dto';
-import { LineItemsService } from './line-items.service';
+import { LineItemUpdatesService } from './line-item-updates.service';
 
 @ApiTags('Line items')
 @V1Auth('shop')
 @Controller('v1/lineitems')
 export class LineItemsV1Controller {
-  constructor(private readonly lineItems: LineItemsService) {}
+  constructor(private readonly updates: LineItemUpdatesService) {}
 
   @Post('update')
   @HttpCode(200)
@@ -49,6 +49,6 @@ export class LineItemsV1Controller {
   @ApiOkResponse({ type: UpdateLineItemsResponseDto })
   @ApiV1Errors(400, 413, 422)
   update(@Scope() scope: ShopScope, @Body() body: UpdateLineItemsDto): Promise<UpdateLineItemsResponseDto> {
-    return this.lineItems.update(scope, body);
+    return this.updates.update(scope, body);
   }
 }

@@ -1,30 +1,25 @@
-import { OnQueueFailed, Process, Processor } from '@nestjs/bull';
+import { OnQueueFailed, Processor } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bull';
 import { shopScope } from '../common/tenancy';
-import { Queues } from '../queues/queues';
-import {
-  LineItemsService,
-  RecalculateJobData,
-  RecalculationJobs,
-  RefreshSummariesJobData,
-} from './line-items.service';
+import { JobData, Jobs, OnJob, Queues } from '../queues/jobs';
+import { RecalculationService } from './recalculation.service';
 
 /** Rebuilds the scope from the job and calls the service; Bull retries with backoff on failure. */
 @Processor(Queues.Recalculation)
 export class RecalculationProcessor {
   private readonly logger = new Logger('Recalculation');
 
-  constructor(private readonly lineItems: LineItemsService) {}
+  constructor(private readonly recalculation: RecalculationService) {}
 
-  @Process({ name: RecalculationJobs.Recalculate, concurrency: 2 })
-  recalculate(job: Job<RecalculateJobData>) {
-    return this.lineItems.recalculate(shopScope(job.data.shopId), job.data.lineItemIds);
+  @OnJob({ queue: Queues.Recalculation, name: Jobs.Recalculate, concurrency: 2 })
+  recalculate(job: Job<JobData<typeof Jobs.Recalculate>>) {
+    return this.recalculation.recalculate(shopScope(job.data.shopId), job.data.lineItemIds);
   }
 
-  @Process({ name: RecalculationJobs.RefreshSummaries, concurrency: 1 })
-  async refresh(job: Job<RefreshSummariesJobData>) {
-    await this.lineItems.refreshSummaries(shopScope(job.data.shopId), job.data.orderIds);
+  @OnJob({ queue: Queues.Recalculation, name: Jobs.RefreshSummaries, concurrency: 1 })
+  async refresh(job: Job<JobData<typeof Jobs.RefreshSummaries>>) {
+    await this.recalculation.refreshSummaries(shopScope(job.data.shopId), job.data.orderIds);
   }
 
   @OnQueueFailed()

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { ShopScope, TenantRepository, toObjectId } from '../common/tenancy';
+import { ShopScope, TenantRepository } from '../common/tenancy';
 import { MerchantKey } from './merchant-key.schema';
 
 @Injectable()
@@ -19,10 +19,7 @@ export class MerchantKeysRepository extends TenantRepository<MerchantKey> {
   }
 
   findById(scope: ShopScope, id: string): Promise<MerchantKey | null> {
-    const _id = toObjectId(id);
-    return _id
-      ? this.model.findOne(this.scoped(scope, { _id })).lean<MerchantKey>().exec()
-      : Promise.resolve(null);
+    return this.findOneById(scope, id);
   }
 
   findByLookupId(scope: ShopScope, lookupId: string): Promise<MerchantKey | null> {

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { CursorWindow, cursorQuery } from '../common/pagination';
+import type { CursorRows, CursorWindow } from '../common/pagination';
 import { ShopScope, TenantRepository } from '../common/tenancy';
-import { chunkedBulkWrite } from '../database/bulk-write';
-import { BULK_CHUNK, isDuplicateKey } from '../line-items/line-items.repository';
+import { chunkedBulkWrite, UPDATE_MANY_CHUNK } from '../database/bulk-write';
 import { orderObjectId, vendorOrderSummaryId } from './order-ids';
 import { OrderSummary } from './order-summary.schema';
 
@@ -24,17 +23,8 @@ export class OrderSummariesRepository extends TenantRepository<OrderSummary> {
   }
 
   /** The summaries of a brand-new order in one write; false when any already existed. */
-  async insertNew(scope: ShopScope, docs: OrderSummaryWrite[]): Promise<boolean> {
-    try {
-      await this.model.insertMany(
-        docs.map((d) => ({ ...d, ...this.owner(scope) })),
-        { ordered: false },
-      );
-      return true;
-    } catch (err) {
-      if (isDuplicateKey(err)) return false;
-      throw err;
-    }
+  insertNew(scope: ShopScope, docs: OrderSummaryWrite[]): Promise<boolean> {
+    return this.insertUnlessExists(scope, docs);
   }
 
   /**
@@ -62,7 +52,7 @@ export class OrderSummariesRepository extends TenantRepository<OrderSummary> {
     }
   }
 
-  /** Creates or replaces these summaries (bulk writes of up to BULK_CHUNK operations). */
+  /** Creates or replaces these summaries (bulk writes of up to UPDATE_MANY_CHUNK operations). */
   async upsertMany(scope: ShopScope, docs: OrderSummaryWrite[]): Promise<void> {
     // A summary's _id is derived from its shop id (order-ids.ts), so `{_id}` alone can only address
     // this shop's document; leaving shopId out of the filter lets FerretDB fetch it by _id instead of
@@ -76,7 +66,7 @@ export class OrderSummariesRepository extends TenantRepository<OrderSummary> {
       if (!expected.equals(_id)) throw new Error(`summary id ${String(_id)} is not derived from this shop`);
       return { updateMany: { filter: { _id }, update: { $set: { ...rest, ...owner } }, upsert: true } };
     });
-    await chunkedBulkWrite(this.model, ops, BULK_CHUNK);
+    await chunkedBulkWrite(this.model, ops, UPDATE_MANY_CHUNK);
   }
 
   /** Every summary (shop-level and per vendor) of these orders. */
@@ -93,31 +83,9 @@ export class OrderSummariesRepository extends TenantRepository<OrderSummary> {
     return this.model.deleteMany(this.scoped(scope, { _id: { $in: ids } })).exec();
   }
 
-  /**
-   * One cursor window of the caller's list: `size + 1` rows in scan order, whether rows exist on
-   * the other side of the boundary, and the list's total.
-   */
-  async page(
-    scope: ShopScope,
-    window: CursorWindow,
-  ): Promise<{ rows: OrderSummary[]; hasMoreBehind: boolean; totalCount: number }> {
-    const { sort, seek, behind } = cursorQuery(window, 'orderCreatedAt');
-    const list = { vendorId: null }; // replaced by the caller's vendor for vendor scopes
-    const [rows, behindRow, totalCount] = await Promise.all([
-      this.model
-        .find(this.scoped(scope, { ...list, ...seek }))
-        .sort(sort)
-        .limit(window.size + 1)
-        .lean<OrderSummary[]>()
-        .exec(),
-      behind
-        ? this.model
-            .findOne(this.scoped(scope, { ...list, ...behind }), { _id: 1 })
-            .lean()
-            .exec()
-        : Promise.resolve(null),
-      this.model.countDocuments(this.scoped(scope, list)).exec(),
-    ]);
-    return { rows, hasMoreBehind: !!behindRow, totalCount };
+  /** One cursor window of the caller's list (shop-level rows, or the vendor's own for vendor scopes). */
+  page(scope: ShopScope, window: CursorWindow): Promise<CursorRows<OrderSummary>> {
+    // vendorId null: the shop-level rows; scoped() replaces it with the caller's vendor for vendor scopes.
+    return this.cursorPage(scope, { vendorId: null }, window, { timeField: 'orderCreatedAt' });
   }
 }

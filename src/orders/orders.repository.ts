@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { ShopScope, TenantRepository } from '../common/tenancy';
-import { isDuplicateKey } from '../line-items/line-items.repository';
+import { isDuplicateKeyError } from '../database/duplicate-key';
 import { orderObjectId } from './order-ids';
 import { Order } from './order.schema';
 
@@ -28,7 +28,7 @@ export class OrdersRepository extends TenantRepository<Order> {
       });
       return true;
     } catch (err) {
-      if (isDuplicateKey(err)) return false;
+      if (isDuplicateKeyError(err)) return false;
       throw err;
     }
   }

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/errors';
-import { buildCursorPage, CursorPageQueryDto, resolveCursorWindow } from '../common/pagination';
+import { CursorPageQueryDto, readCursorPage } from '../common/pagination';
 import type { ShopScope } from '../common/tenancy';
 import { authConfig, AuthConfig } from '../config/configuration';
 import { toLineItemResponse } from '../line-items/line-item.mapper';
-import { LineItemsService } from '../line-items/line-items.service';
+import { LineItemsRepository } from '../line-items/line-items.repository';
 import {
   OrderLineItemsResponseDto,
   OrdersPageDto,
@@ -22,7 +22,7 @@ export class OrdersService {
   constructor(
     private readonly orders: OrdersRepository,
     private readonly summaries: OrderSummariesRepository,
-    private readonly lineItems: LineItemsService,
+    private readonly lineItems: LineItemsRepository,
     @Inject(authConfig.KEY) private readonly auth: AuthConfig,
   ) {}
 
@@ -34,7 +34,7 @@ export class OrdersService {
 
   async getLineItems(scope: ShopScope, orderIdParam: string): Promise<OrderLineItemsResponseDto> {
     const orderId = parseOrderId(orderIdParam);
-    const items = await this.lineItems.listForOrder(scope, orderId);
+    const items = await this.lineItems.findForOrders(scope, [orderId]);
     if (items.length === 0 && !(await this.orders.exists(scope, orderId))) throw new NotFoundError('Order');
     return { orders: items.map(toLineItemResponse) };
   }
@@ -42,21 +42,16 @@ export class OrdersService {
   /** The caller's orders, newest first: the shop's (shop token) or one vendor's (vendor token). */
   async list(scope: ShopScope, query: CursorPageQueryDto): Promise<OrdersPageDto | VendorOrdersPageDto> {
     const context = scope.vendorId ? `orders:${scope.shopId}:${scope.vendorId}` : `orders:${scope.shopId}`;
-    const key = this.auth.cursorKey;
-    const window = resolveCursorWindow(query, key, context);
-    const { rows, hasMoreBehind, totalCount } = await this.summaries.page(scope, window);
-    const page = buildCursorPage(
-      rows,
-      window,
-      (r) => ({ t: new Date(r.orderCreatedAt).getTime(), id: String(r._id) }),
-      key,
+    const page = await readCursorPage(
+      query,
+      this.auth.cursorKey,
       context,
-      { hasMoreBehind, totalCount },
+      (window) => this.summaries.page(scope, window),
+      (r) => ({ t: new Date(r.orderCreatedAt).getTime(), id: String(r._id) }),
     );
     const items = page.items.map(toOrderListItem);
-    return scope.vendorId
-      ? { items, pageInfo: page.pageInfo, totalCount }
-      : { orders: items, pageInfo: page.pageInfo, totalCount };
+    const { pageInfo, totalCount } = page;
+    return scope.vendorId ? { items, pageInfo, totalCount } : { orders: items, pageInfo, totalCount };
   }
 }
 

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { ShopScope, TenantRepository, toObjectId } from '../common/tenancy';
+import { ShopScope, TenantRepository } from '../common/tenancy';
+import { isDuplicateKeyError } from '../database/duplicate-key';
 import { BatchStatus, PayoutBatch } from './payout-batch.schema';
 
 export interface BatchTotals {
@@ -35,16 +36,13 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
         .exec())!;
     } catch (err) {
       // Two triggers raced to insert the same key: the unique index let one win; read its batch.
-      if ((err as { code?: number }).code !== 11000) throw err;
+      if (!isDuplicateKeyError(err)) throw err;
       return (await this.model.findOne(filter).lean<PayoutBatch>().exec())!;
     }
   }
 
   findById(scope: ShopScope, id: string | Types.ObjectId): Promise<PayoutBatch | null> {
-    const _id = typeof id === 'string' ? toObjectId(id) : id;
-    return _id
-      ? this.model.findOne(this.scoped(scope, { _id })).lean<PayoutBatch>().exec()
-      : Promise.resolve(null);
+    return this.findOneById(scope, id);
   }
 
   /** Every batch of the period: a repeated trigger answers them again (and resumes unfinished ones). */

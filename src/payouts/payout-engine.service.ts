@@ -4,25 +4,19 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { Types } from 'mongoose';
 import { PayoutAdjustmentsRepository } from '../adjustments/payout-adjustments.repository';
-import { VendorDirectory } from '../adjustments/vendor-directory.repository';
 import { Clock } from '../common/clock/clock';
+import { dayEnd, dayOf } from '../common/dates/day-range';
 import { DomainError, NotFoundError, ValidationError } from '../common/errors';
 import { ShopScope } from '../common/tenancy';
+import { sumAmounts } from '../common/money';
+import { LineItemsRepository } from '../line-items/line-items.repository';
 import { OrderSummaryRefresher } from '../line-items/order-summary.refresher';
-import { Queues } from '../queues/queues';
-import { dayEnd, dayOf } from './date-range';
+import { addJob, Jobs, Queues } from '../queues/jobs';
+import { isPayable, PayoutVendor } from '../vendors/vendor-policy';
+import { VendorsRepository } from '../vendors/vendors.repository';
 import { PayoutBatch } from './payout-batch.schema';
 import { BatchTotals, PayoutBatchesRepository } from './payout-batches.repository';
-import { PayoutEngineOptions, PayoutFailureHook } from './payout-failure-hook';
-import { PayoutLineItemsRepository } from './payout-line-items.repository';
-import { sumMoney } from './payout-money';
-
-export const PAYOUT_BATCH_JOB = 'run-batch';
-
-export interface PayoutBatchJob {
-  shopId: string;
-  batchId: string;
-}
+import { PayoutEngineOptions } from './payout-engine.options';
 
 /** Automatic attempts of a batch job (1 s, then 2 s backoff); after that the batch reads `failed`. */
 export const PAYOUT_JOB_ATTEMPTS = 3;
@@ -43,6 +37,7 @@ export class BatchBusyError extends Error {
  *     `PAID`), so an item is paid by at most one batch, once;
  *  4. totals are summed from what carries the batch id, not from what the run meant to pay, so a run
  *     that crashed part-way is completed by the next run of the same batch with nothing lost or doubled.
+ * Which vendors are paid at all is the vendor policy's answer (`isPayable`, vendors/vendor-policy.ts).
  */
 @Injectable()
 export class PayoutEngine {
@@ -50,14 +45,13 @@ export class PayoutEngine {
 
   constructor(
     private readonly batches: PayoutBatchesRepository,
-    private readonly lineItems: PayoutLineItemsRepository,
+    private readonly lineItems: LineItemsRepository,
     private readonly adjustments: PayoutAdjustmentsRepository,
-    private readonly vendors: VendorDirectory,
+    private readonly vendors: VendorsRepository,
     private readonly summaries: OrderSummaryRefresher,
     private readonly clock: Clock,
-    private readonly hook: PayoutFailureHook,
     private readonly options: PayoutEngineOptions,
-    @InjectQueue(Queues.Payouts) private readonly queue: Queue<PayoutBatchJob>,
+    @InjectQueue(Queues.Payouts) private readonly queue: Queue,
   ) {}
 
   /** POST /v1/payouts/batches: the batches of the trigger, each queued unless already completed. */
@@ -86,7 +80,7 @@ export class PayoutEngine {
     return out;
   }
 
-  /** Finds or creates the batch of each vendor the trigger covers. */
+  /** Finds or creates the batch of each payable vendor the trigger covers. */
   private async prepare(
     scope: ShopScope,
     input: { vendorId?: string; until: string },
@@ -98,30 +92,9 @@ export class PayoutEngine {
         fields: { until: ['until must be today or earlier (UTC)'] },
       });
     }
-    let vendors: Array<{ _id: Types.ObjectId; vendorName: string }>;
-    if (input.vendorId) {
-      const vendor = await this.vendors.findById(scope, input.vendorId);
-      if (!vendor) {
-        throw new ValidationError(`vendorId ${input.vendorId} is not a vendor of this shop`, {
-          fields: { vendorId: [`vendorId ${input.vendorId} is not a vendor of this shop`] },
-        });
-      }
-      vendors = [vendor];
-    } else {
-      const [fromItems, fromAdjustments, existing] = await Promise.all([
-        this.lineItems.vendorsWithPayable(scope, cutoff),
-        this.adjustments.vendorsWithPayable(scope, cutoff),
-        this.batches.forPeriod(scope, input.until),
-      ]);
-      const ids = new Map<string, Types.ObjectId>();
-      for (const id of [...fromItems, ...fromAdjustments, ...existing.map((b) => b.vendorId)])
-        ids.set(String(id), id);
-      const names = await this.vendors.namesByIds(scope, [...ids.values()]);
-      vendors = [...ids.values()]
-        .filter((id) => names.has(String(id)))
-        .map((id) => ({ _id: id, vendorName: names.get(String(id))! }))
-        .sort((a, b) => a.vendorName.localeCompare(b.vendorName));
-    }
+    const vendors = input.vendorId
+      ? await this.namedVendor(scope, input.vendorId)
+      : await this.vendorsWithPayable(scope, input.until, cutoff);
     const out: PayoutBatch[] = [];
     for (const v of vendors) {
       let batch = await this.batches.findOrCreate(
@@ -135,6 +108,32 @@ export class PayoutEngine {
     return out;
   }
 
+  /** The vendor a trigger names: 422 when it is not one of the shop's; no batch when it is not payable. */
+  private async namedVendor(scope: ShopScope, vendorId: string): Promise<PayoutVendor[]> {
+    const vendor = await this.vendors.findById(scope, vendorId);
+    if (!vendor) {
+      throw new ValidationError(`vendorId ${vendorId} is not a vendor of this shop`, {
+        fields: { vendorId: [`vendorId ${vendorId} is not a vendor of this shop`] },
+      });
+    }
+    return isPayable(vendor) ? [vendor] : [];
+  }
+
+  /**
+   * Every payable vendor with something to pay up to the cut-off, or a batch of the period already
+   * (a repeated trigger answers it again and resumes it), by name.
+   */
+  private async vendorsWithPayable(scope: ShopScope, until: string, cutoff: Date): Promise<PayoutVendor[]> {
+    const [fromItems, fromAdjustments, existing] = await Promise.all([
+      this.lineItems.vendorsWithPayable(scope, cutoff),
+      this.adjustments.vendorsWithPayable(scope, cutoff),
+      this.batches.forPeriod(scope, until),
+    ]);
+    const ids = [...fromItems, ...fromAdjustments, ...existing.map((b) => b.vendorId)];
+    const vendors = await this.vendors.findSummaries(scope, ids);
+    return vendors.filter((v) => isPayable(v)).sort((a, b) => a.vendorName.localeCompare(b.vendorName));
+  }
+
   /** One job per batch at a time: the batch id is the job id, so a pending job is not added twice. */
   private async enqueue(scope: ShopScope, batch: PayoutBatch): Promise<void> {
     const jobId = String(batch._id);
@@ -144,8 +143,9 @@ export class PayoutEngine {
       if (state !== 'completed' && state !== 'failed') return;
       await existing.remove();
     }
-    await this.queue.add(
-      PAYOUT_BATCH_JOB,
+    await addJob(
+      this.queue,
+      Jobs.RunPayoutBatch,
       { shopId: scope.shopId, batchId: jobId },
       {
         jobId,
@@ -176,10 +176,9 @@ export class PayoutEngine {
     try {
       const items = await this.lineItems.listPayable(scope, batch.vendorId, batch.cutoff);
       const size = Math.max(1, this.options.chunkSize);
-      for (let i = 0, chunk = 0; i < items.length; i += size, chunk++) {
+      for (let i = 0; i < items.length; i += size) {
         await this.lineItems.markPaid(scope, items.slice(i, i + size), id, this.clock.now());
         await this.keepLease(scope, batch._id, leaseId);
-        await this.hook.reached('line-items-chunk', { batchId: id, chunk });
       }
       const adjustments = await this.adjustments.listPayable(scope, batch.vendorId, batch.cutoff);
       await this.adjustments.markPaid(
@@ -188,11 +187,9 @@ export class PayoutEngine {
         id,
         this.clock.now(),
       );
-      await this.hook.reached('adjustments', { batchId: id });
       const { totals, orderIds } = await this.totals(scope, id);
       // Orders' vendor payout status (order lists) follows the line items; idempotent, so a rerun redoes it.
       await this.summaries.refresh(scope, orderIds, false);
-      await this.hook.reached('before-complete', { batchId: id });
       const done = await this.batches.complete(scope, batch._id, leaseId, totals, this.clock.now());
       if (!done) throw new Error('The run lost its lease before completing');
       return done;
@@ -219,15 +216,15 @@ export class PayoutEngine {
       this.lineItems.paidByBatch(scope, batchId),
       this.adjustments.paidByBatch(scope, batchId),
     ]);
-    const lineItemTotal = sumMoney(items.map((li) => li.batchPaidAmount ?? 0));
-    const adjustmentTotal = sumMoney(adjustments.map((a) => a.amount));
+    const lineItemTotal = sumAmounts(items.map((li) => li.batchPaidAmount ?? 0));
+    const adjustmentTotal = sumAmounts(adjustments.map((a) => a.amount));
     return {
       totals: {
         lineItemCount: items.length,
         lineItemTotal,
         adjustmentCount: adjustments.length,
         adjustmentTotal,
-        total: sumMoney([lineItemTotal, adjustmentTotal]),
+        total: sumAmounts([lineItemTotal, adjustmentTotal]),
       },
       orderIds: [...new Set(items.map((li) => li.orderId))],
     };

@@ -1,7 +1,7 @@
 import { PayoutBatchDto } from './dto/payout-batch.dto';
 import { PayoutRowDto } from './dto/payout.dto';
 import { PayoutBatch } from './payout-batch.schema';
-import type { PayoutRowSource } from './payout-line-items.repository';
+import type { PayoutRowSource } from '../line-items/line-item-views';
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/errors';
 import { nextOffset } from '../common/pagination';
 import { ShopScope, toObjectId } from '../common/tenancy';
-import { dayRangeFilter } from './date-range';
+import { LineItemsRepository } from '../line-items/line-items.repository';
+import { vendorDayRangeFilter } from '../common/dates/vendor-day-range.query';
 import {
   CreatePayoutBatchesDto,
   PayoutBatchDto,
@@ -14,22 +15,20 @@ import { PayoutListDto, PayoutListQueryDto } from './dto/payout.dto';
 import { toPayoutBatchResponse, toPayoutRow } from './payout.mapper';
 import { PayoutBatchesRepository } from './payout-batches.repository';
 import { PayoutEngine } from './payout-engine.service';
-import { PayoutLineItemsRepository } from './payout-line-items.repository';
 
 @Injectable()
 export class PayoutsService {
   constructor(
-    private readonly lineItems: PayoutLineItemsRepository,
+    private readonly lineItems: LineItemsRepository,
     private readonly batches: PayoutBatchesRepository,
     private readonly engine: PayoutEngine,
   ) {}
 
   async list(scope: ShopScope, q: PayoutListQueryDto): Promise<PayoutListDto> {
-    const { total, items } = await this.lineItems.page(
+    const { total, items } = await this.lineItems.payoutRows(
       scope,
       {
-        vendorId: q.vendorId ? (toObjectId(q.vendorId) ?? undefined) : undefined,
-        orderCreatedAt: dayRangeFilter(q.start, q.end),
+        ...vendorDayRangeFilter(q),
         payoutStatus: q.status,
         fulfillmentStatus: q.fulfillment,
       },

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ShopScope, TenantRepository } from '../common/tenancy';
-import { isDuplicateKey } from '../line-items/line-items.repository';
+import { isDuplicateKeyError } from '../database/duplicate-key';
 import { Product } from './product.schema';
 
 export type ProductVersion = Omit<Product, '_id' | 'shopId' | 'deletedAt' | 'createdAt' | 'updatedAt'>;
@@ -27,7 +27,7 @@ export class ProductsRepository extends TenantRepository<Product> {
       await this.model.create({ ...version, _id, deletedAt: null, ...this.owner(scope) });
       return 'created';
     } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
+      if (!isDuplicateKeyError(err)) throw err;
     }
     const res = await this.model
       .updateOne(

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { round2 } from '../common/money';
 import { nextOffset } from '../common/pagination';
 import type { ShopScope } from '../common/tenancy';
-import { normaliseVendorName } from '../line-items/line-item-pricing';
-import { PricingInputsRepository } from '../line-items/pricing-inputs.repository';
+import { VendorsRepository } from '../vendors/vendors.repository';
+import { normaliseVendorName } from '../vendors/vendor-policy';
 import { ProductListDto, ProductsQueryDto } from './dto/product.dto';
 import { IncomingProduct } from './incoming-product';
 import { toProductResponse } from './product.mapper';
@@ -13,7 +13,7 @@ import { ProductsRepository } from './products.repository';
 export class ProductsService {
   constructor(
     private readonly products: ProductsRepository,
-    private readonly vendors: PricingInputsRepository,
+    private readonly vendors: VendorsRepository,
   ) {}
 
   /** products/create|update: idempotent; an older version than the stored one is ignored. */
@@ -46,14 +46,14 @@ export class ProductsService {
     const page = { offset: q.offset, limit: q.limit };
     let vendorName: string | undefined;
     if (q.vendorId) {
-      const vendor = await this.vendors.vendorById(scope, q.vendorId);
+      const vendor = await this.vendors.findById(scope, q.vendorId);
       if (!vendor) return { total: 0, nextOffset: null, products: [] };
       vendorName = vendor.vendorName;
     }
     const { total, items } = await this.products.page(scope, vendorName, page);
     const names = [...new Set(items.map((p) => p.vendorName).filter((n): n is string => !!n))];
     const byName = new Map(
-      (await this.vendors.vendorsByNames(scope, names)).map((v) => [v.vendorName, String(v._id)]),
+      (await this.vendors.findByNames(scope, names)).map((v) => [v.vendorName, String(v._id)]),
     );
     return {
       total,

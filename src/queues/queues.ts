@@ -1,19 +1,22 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
+import { appConfig } from '../config/configuration';
+import { EnvValidationError } from '../config/env.validation';
+import { Queues } from './jobs';
 
-/** Bull queue names (one place, so producers and processors cannot drift apart). */
-export const Queues = {
-  Ingestion: 'ingestion',
-  Recalculation: 'recalculation',
-  Payouts: 'payouts',
-  Mail: 'mail',
-} as const;
-
-/** Whether this process runs queue processors (the API does unless QUEUE_PROCESSORS=false; dist/worker.js always does). */
+/**
+ * Whether this process registers queue processors (its role and QUEUE_PROCESSORS, through the
+ * validated `app` namespace). Called while feature modules are imported: an invalid environment
+ * answers false here and stops the process at bootstrap with its one-line message.
+ */
 export function processorsEnabled(): boolean {
-  if (process.env.MP_WORKER === '1') return true;
-  return !['0', 'false', 'no'].includes(String(process.env.QUEUE_PROCESSORS ?? 'true').toLowerCase());
+  try {
+    return appConfig().queueProcessors;
+  } catch (err) {
+    if (err instanceof EnvValidationError) return false;
+    throw err;
+  }
 }
 
 /**

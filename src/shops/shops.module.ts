@@ -12,6 +12,6 @@ import { ShopsService } from './shops.service';
   imports: [MongooseModule.forFeature([{ name: Shop.name, schema: ShopSchema }])],
   controllers: [ShopSettingsV1Controller, ShopProfileV1Controller],
   providers: [ShopsRepository, ShopsService, ShopSettingsService, ShopProfileService],
-  exports: [ShopsService],
+  exports: [ShopsService, ShopsRepository],
 })
 export class ShopsModule {}

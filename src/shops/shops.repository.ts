@@ -1,12 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Model } from 'mongoose';
-import { toObjectId } from '../common/tenancy';
+import { Model, Types } from 'mongoose';
+import { ShopScope, toObjectId } from '../common/tenancy';
 import { Shop } from './shop.schema';
 
+/** The store-platform part of a shop record (fulfillments): settings.platform and the encrypted token. */
+export interface ShopPlatformSettings {
+  _id: Types.ObjectId;
+  domain: string;
+  platform: string;
+  platformAccessTokenEnc: string | null;
+  updatedAt: Date;
+}
+
 /**
- * Shops are the tenants themselves, so this repository is not tenant-scoped: it is reached only by
- * sign-in (domain + key), the operator CLI and services that already hold a verified shop id.
+ * The only repository of the shops collection. Shops are the tenants themselves, so it does not
+ * extend the tenant base: it is reached only by sign-in (domain + key), the operator CLI and
+ * services that already hold a verified shop id or scope (then always by that id).
  */
 @Injectable()
 export class ShopsRepository {
@@ -41,4 +51,36 @@ export class ShopsRepository {
       .lean<Shop>()
       .exec();
   }
+
+  async getPlatform(scope: ShopScope): Promise<ShopPlatformSettings | null> {
+    const shop = await this.model
+      .findOne({ _id: new Types.ObjectId(scope.shopId) }, { domain: 1, settings: 1, updatedAt: 1 })
+      .lean<Shop>()
+      .exec();
+    return shop ? platformView(shop) : null;
+  }
+
+  async setPlatform(
+    scope: ShopScope,
+    platform: string,
+    tokenEnc?: string,
+  ): Promise<ShopPlatformSettings | null> {
+    const $set: Record<string, unknown> = { 'settings.platform': platform };
+    if (tokenEnc !== undefined) $set['settings.platformAccessTokenEnc'] = tokenEnc;
+    const shop = await this.model
+      .findOneAndUpdate({ _id: new Types.ObjectId(scope.shopId) }, { $set }, { new: true })
+      .lean<Shop>()
+      .exec();
+    return shop ? platformView(shop) : null;
+  }
+}
+
+function platformView(shop: Shop): ShopPlatformSettings {
+  return {
+    _id: shop._id,
+    domain: shop.domain,
+    platform: shop.settings?.platform ?? 'local',
+    platformAccessTokenEnc: shop.settings?.platformAccessTokenEnc ?? null,
+    updatedAt: shop.updatedAt,
+  };
 }

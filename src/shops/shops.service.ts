@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomBase62, sameDigest, sha256Hex } from '../common/crypto';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../common/errors';
+import { isDuplicateKeyError } from '../database/duplicate-key';
 import { Shop } from './shop.schema';
 import { ShopsRepository } from './shops.repository';
 
@@ -44,7 +45,7 @@ export class ShopsService {
       });
       return { shopId: String(shop._id), shopDomain: shop.domain, apiKey, webhookSecret };
     } catch (err) {
-      if ((err as { code?: number }).code === 11000)
+      if (isDuplicateKeyError(err))
         throw new ConflictError(`A shop with domain ${domain} already exists`, { shopDomain: domain });
       throw err;
     }

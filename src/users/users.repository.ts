@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import type { CursorWindow } from '../common/pagination';
+import type { CursorRows, CursorWindow } from '../common/pagination';
 import { ShopScope, TenantRepository, toObjectId } from '../common/tenancy';
-import { CursorRows, readCursorRows } from '../vendors/cursor-rows';
 import { User, UserRecord } from './user.schema';
 
 /** What the per-request check of a vendor token needs. */
@@ -38,10 +37,7 @@ export class UsersRepository extends TenantRepository<User> {
   }
 
   findById(scope: ShopScope, id: string): Promise<UserRecord | null> {
-    const _id = toObjectId(id);
-    return _id
-      ? this.model.findOne(this.scoped(scope, { _id })).lean<UserRecord>().exec()
-      : Promise.resolve(null);
+    return this.findOneById(scope, id);
   }
 
   /** The only read that returns the hash: sign-in. */
@@ -67,7 +63,7 @@ export class UsersRepository extends TenantRepository<User> {
     filter: { vendorId?: Types.ObjectId },
   ): Promise<CursorRows<UserRecord>> {
     const extra = filter.vendorId ? { vendorId: filter.vendorId } : {};
-    return readCursorRows(this.model as unknown as Model<UserRecord>, this.scoped(scope, extra), window);
+    return this.cursorPage<UserRecord>(scope, extra, window);
   }
 
   /**

@@ -1,14 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { Clock } from '../common/clock/clock';
-import { ConflictError, NotFoundError, UnauthorizedError } from '../common/errors';
-import { buildCursorPage, resolveCursorWindow } from '../common/pagination';
+import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../common/errors';
+import { readCursorPage } from '../common/pagination';
 import { ShopScope, toObjectId } from '../common/tenancy';
 import { authConfig, AuthConfig } from '../config/configuration';
 import { vendorInvitation } from '../mail/invitation';
 import { MailService } from '../mail/mail.service';
-import { isDuplicateKeyError } from '../vendors/duplicate-key';
-import { VendorsService } from '../vendors/vendors.service';
+import { isDuplicateKeyError } from '../database/duplicate-key';
 import { CreateUserDto, PatchUserDto, ReplaceUserCredentialsDto, UserListQueryDto } from './dto/user.dto';
 import {
   DeletedUserDto,
@@ -21,6 +20,7 @@ import {
 import { PasswordHasher } from './password-hasher';
 import { toUserListItem, toUserResponse, toV2UserResponse } from './user.mapper';
 import { User, UserRecord } from './user.schema';
+import { UserVendor, UserVendors } from './user-vendors.port';
 import { UsersRepository } from './users.repository';
 
 /** A successful vendor sign-in. */
@@ -33,7 +33,7 @@ export interface SignedInUser {
 export class UsersService {
   constructor(
     private readonly users: UsersRepository,
-    private readonly vendors: VendorsService,
+    private readonly vendors: UserVendors,
     private readonly hasher: PasswordHasher,
     private readonly mail: MailService,
     private readonly clock: Clock,
@@ -46,14 +46,14 @@ export class UsersService {
    * the user: the answer says so and `invitationDate` stays null.
    */
   async create(scope: ShopScope, dto: CreateUserDto, shopDomain: string): Promise<UserMessageDto> {
-    const vendor = await this.vendors.findForReference(scope, dto.vendorId);
+    const vendor = await this.vendorOf(scope, dto.vendorId);
     let user: UserRecord;
     try {
       user = await this.users.create(scope, {
         vendorId: vendor._id,
         email: dto.email,
         passwordHash: await this.hasher.hash(dto.password),
-        vendorActive: this.vendors.isActive(vendor),
+        vendorActive: vendor.active,
       });
     } catch (err) {
       throw emailTaken(err, dto.email);
@@ -83,36 +83,30 @@ export class UsersService {
 
   async list(scope: ShopScope): Promise<UserListDto> {
     const users = await this.users.listAll(scope);
-    const vendors = await this.vendors.summaries(
+    const names = await this.vendors.vendorNames(
       scope,
       users.map((u) => u.vendorId),
     );
-    return {
-      users: users.map((u) => toUserListItem(u, vendors.get(String(u.vendorId))?.vendorName ?? null)),
-    };
+    return { users: users.map((u) => toUserListItem(u, names.get(String(u.vendorId)) ?? null)) };
   }
 
   async page(scope: ShopScope, query: UserListQueryDto): Promise<UsersPageDto> {
-    const context = `users:${scope.shopId}`;
-    const window = resolveCursorWindow(query, this.auth.cursorKey, context);
     const vendorId = query.vendorId ? (toObjectId(query.vendorId) ?? undefined) : undefined;
-    const { rows, hasMoreBehind, totalCount } = await this.users.page(scope, window, { vendorId });
-    const page = buildCursorPage(
-      rows,
-      window,
-      (u) => ({ t: new Date(u.createdAt).getTime(), id: String(u._id) }),
+    const page = await readCursorPage(
+      query,
       this.auth.cursorKey,
-      context,
-      { hasMoreBehind, totalCount },
+      `users:${scope.shopId}`,
+      (window) => this.users.page(scope, window, { vendorId }),
+      (u) => ({ t: new Date(u.createdAt).getTime(), id: String(u._id) }),
     );
-    const vendors = await this.vendors.summaries(
+    const names = await this.vendors.vendorNames(
       scope,
       page.items.map((u) => u.vendorId),
     );
     return {
-      users: page.items.map((u) => toV2UserResponse(u, vendors.get(String(u.vendorId))?.vendorName ?? null)),
+      users: page.items.map((u) => toV2UserResponse(u, names.get(String(u.vendorId)) ?? null)),
       pageInfo: page.pageInfo,
-      totalCount,
+      totalCount: page.totalCount,
     };
   }
 
@@ -157,8 +151,8 @@ export class UsersService {
     if (!scope || !user) return this.hasher.verifyNothing(password).then(() => null);
     if (!(await this.hasher.verify(user.passwordHash, password))) return null;
     if (user.approved === false) return null;
-    const vendor = await this.vendors.getRecord(scope, String(user.vendorId)).catch(() => null);
-    const vendorActive = vendor !== null && this.vendors.isActive(vendor);
+    const vendor = await this.vendors.findVendor(scope, String(user.vendorId));
+    const vendorActive = vendor !== null && vendor.active;
     // Also repairs the user's copy of the vendor flag, should a (de)activation have been cut short.
     await this.users.update(scope, user._id, { lastLoggedIn: this.clock.now(), vendorActive });
     if (!vendorActive) return null;
@@ -204,8 +198,18 @@ export class UsersService {
   }
 
   private async withVendorName(scope: ShopScope, user: UserDto): Promise<V2UserDto> {
-    const vendors = await this.vendors.summaries(scope, [new Types.ObjectId(user.vendorId)]);
-    return { ...user, vendorName: vendors.get(user.vendorId)?.vendorName ?? null };
+    const names = await this.vendors.vendorNames(scope, [new Types.ObjectId(user.vendorId)]);
+    return { ...user, vendorName: names.get(user.vendorId) ?? null };
+  }
+
+  /** A vendor id given in a body: unknown or another shop's → 422, not 404. */
+  private async vendorOf(scope: ShopScope, vendorId: string): Promise<UserVendor> {
+    const vendor = await this.vendors.findVendor(scope, vendorId);
+    if (!vendor) {
+      const message = `vendorId ${JSON.stringify(vendorId)} is not a vendor of this shop`;
+      throw new ValidationError(message, { fields: { vendorId: [message] } });
+    }
+    return vendor;
   }
 }
 

@@ -1,4 +1,4 @@
-import { commissionProblem, normaliseVendorName } from './commission-rules';
+import { commissionProblem } from './commission-rules';
 
 describe('commissionProblem', () => {
   it.each([
@@ -19,8 +19,4 @@ describe('commissionProblem', () => {
   ] as const)('refuses %s %p', (type, amount, message) =>
     expect(commissionProblem(type, amount, 'x')).toBe(message),
   );
-});
-
-describe('normaliseVendorName', () => {
-  it('trims and lowercases', () => expect(normaliseVendorName('  Acme Apparel ')).toBe('acme apparel'));
 });

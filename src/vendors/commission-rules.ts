@@ -17,8 +17,3 @@ export function commissionProblem(type: CommissionType, amount: number, amountFi
   if (amount > MAX_FLAT_AMOUNT) return `${amountField} must not be greater than ${MAX_FLAT_AMOUNT}`;
   return null;
 }
-
-/** Vendor names are stored trimmed and lowercased: they are matched to the store's `vendor` field that way. */
-export function normaliseVendorName(name: string): string {
-  return name.trim().toLowerCase();
-}

@@ -2,11 +2,7 @@ import type { UserDto } from '../users/dto/user-response.dto';
 import { ADDRESS_FIELDS } from './dto/vendor.dto';
 import { VendorAddressResponseDto, VendorDto, VendorWithUsersDto } from './dto/vendor-response.dto';
 import type { Vendor } from './vendor.schema';
-
-/** Records written before a field existed (or by an upsert that dropped nulls) read with the defaults. */
-export function isActiveVendor(v: Pick<Vendor, 'active'>): boolean {
-  return v.active !== false;
-}
+import { isActiveVendor } from './vendor-policy';
 
 export function toVendorResponse(v: Vendor): VendorDto {
   const address = {} as VendorAddressResponseDto;

@@ -1,22 +1,27 @@
-import { forwardRef, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { ShopsModule } from '../shops/shops.module';
 import { UsersModule } from '../users/users.module';
+import { VendorUsersService } from './vendor-users.service';
 import { Vendor, VendorSchema } from './vendor.schema';
 import { VendorsRepository } from './vendors.repository';
 import { VendorsService } from './vendors.service';
 import { VendorsV1Controller } from './vendors.v1.controller';
 import { VendorsV2Controller } from './vendors.v2.controller';
 
-/** Users need vendors (a user's vendorId), and the vendor endpoints need users (users=true, deactivation). */
+/**
+ * Vendors, and the only repository of the vendors collection (other features read vendors through
+ * VendorsRepository or VendorsService). Depends on users (a vendor's users are listed with it and
+ * follow its active flag); users reach vendors only through their UserVendors port.
+ */
 @Module({
   imports: [
     MongooseModule.forFeature([{ name: Vendor.name, schema: VendorSchema }]),
     ShopsModule,
-    forwardRef(() => UsersModule),
+    UsersModule,
   ],
   controllers: [VendorsV1Controller, VendorsV2Controller],
-  providers: [VendorsRepository, VendorsService],
-  exports: [VendorsService],
+  providers: [VendorsRepository, VendorsService, VendorUsersService],
+  exports: [VendorsRepository, VendorsService],
 })
 export class VendorsModule {}

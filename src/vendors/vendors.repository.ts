@@ -1,17 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import type { CursorWindow } from '../common/pagination';
+import type { CursorRows, CursorWindow } from '../common/pagination';
 import { ShopScope, TenantRepository, toObjectId } from '../common/tenancy';
-import { CursorRows, readCursorRows } from './cursor-rows';
 import { Vendor } from './vendor.schema';
 
+/** What other features read of a vendor: its name, commission terms and active flag. */
 export type VendorSummary = Pick<
   Vendor,
   '_id' | 'vendorName' | 'commissionType' | 'commissionAmount' | 'active'
 >;
 const SUMMARY = { vendorName: 1, commissionType: 1, commissionAmount: 1, active: 1 } as const;
 
+/** The only repository of the vendors collection; other features read vendors through it. */
 @Injectable()
 export class VendorsRepository extends TenantRepository<Vendor> {
   constructor(@InjectModel(Vendor.name) model: Model<Vendor>) {
@@ -27,18 +28,26 @@ export class VendorsRepository extends TenantRepository<Vendor> {
     return doc.toObject();
   }
 
-  findById(scope: ShopScope, id: string): Promise<Vendor | null> {
-    const _id = toObjectId(id);
-    return _id
-      ? this.model.findOne(this.scoped(scope, { _id })).lean<Vendor>().exec()
-      : Promise.resolve(null);
+  /** Null for an unknown id, a malformed one, or another shop's vendor. */
+  findById(scope: ShopScope, id: string | Types.ObjectId): Promise<Vendor | null> {
+    return this.findOneById(scope, id);
   }
 
-  /** One read for many ids (names for user lists). */
-  findSummaries(scope: ShopScope, ids: Types.ObjectId[]): Promise<VendorSummary[]> {
-    if (ids.length === 0) return Promise.resolve([]);
+  /** One read for many ids (names for lists, terms for pricing, payees for payouts). */
+  findSummaries(scope: ShopScope, ids: Array<string | Types.ObjectId>): Promise<VendorSummary[]> {
+    const oids = [...new Set(ids.map(String))].map(toObjectId).filter((x): x is Types.ObjectId => !!x);
+    if (oids.length === 0) return Promise.resolve([]);
     return this.model
-      .find(this.scoped(scope, { _id: { $in: ids } }), SUMMARY)
+      .find(this.scoped(scope, { _id: { $in: oids } }), SUMMARY)
+      .lean<VendorSummary[]>()
+      .exec();
+  }
+
+  /** The vendors with these stored (lowercased) names, in one read. */
+  findByNames(scope: ShopScope, names: string[]): Promise<VendorSummary[]> {
+    if (names.length === 0) return Promise.resolve([]);
+    return this.model
+      .find(this.scoped(scope, { vendorName: { $in: names } }), SUMMARY)
       .lean<VendorSummary[]>()
       .exec();
   }
@@ -64,6 +73,6 @@ export class VendorsRepository extends TenantRepository<Vendor> {
     const extra: Record<string, unknown> = {};
     if (filter.active === true) extra.active = { $ne: false };
     if (filter.active === false) extra.active = false;
-    return readCursorRows(this.model, this.scoped(scope, extra), window);
+    return this.cursorPage(scope, extra, window);
   }
 }

@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { ConflictError, NotFoundError, ValidationError } from '../common/errors';
-import { buildCursorPage, resolveCursorWindow } from '../common/pagination';
+import { readCursorPage } from '../common/pagination';
 import type { ShopScope } from '../common/tenancy';
 import { authConfig, AuthConfig } from '../config/configuration';
+import { isDuplicateKeyError } from '../database/duplicate-key';
 import { ShopsService } from '../shops/shops.service';
+import { UserVendor, UserVendors } from '../users/user-vendors.port';
 import { commissionProblem } from './commission-rules';
-import { isDuplicateKeyError } from './duplicate-key';
 import {
   ADDRESS_FIELDS,
   CreateVendorDto,
@@ -16,9 +17,10 @@ import {
   VendorListQueryDto,
 } from './dto/vendor.dto';
 import { VendorDto, VendorsPageDto } from './dto/vendor-response.dto';
-import { isActiveVendor, toVendorResponse } from './vendor.mapper';
+import { toVendorResponse } from './vendor.mapper';
+import { isActiveVendor } from './vendor-policy';
 import { CommissionType, Vendor, VendorProfileEntry } from './vendor.schema';
-import { VendorsRepository, VendorSummary } from './vendors.repository';
+import { VendorsRepository } from './vendors.repository';
 
 export interface ActiveVendorCommission {
   vendorId: string;
@@ -28,7 +30,7 @@ export interface ActiveVendorCommission {
 }
 
 @Injectable()
-export class VendorsService {
+export class VendorsService implements UserVendors {
   constructor(
     private readonly vendors: VendorsRepository,
     private readonly shops: ShopsService,
@@ -95,19 +97,19 @@ export class VendorsService {
   }
 
   async page(scope: ShopScope, query: VendorListQueryDto): Promise<VendorsPageDto> {
-    const context = `vendors:${scope.shopId}`;
-    const window = resolveCursorWindow(query, this.auth.cursorKey, context);
     const active = query.active === undefined ? undefined : query.active === 'true';
-    const { rows, hasMoreBehind, totalCount } = await this.vendors.page(scope, window, { active });
-    const page = buildCursorPage(
-      rows,
-      window,
-      (v) => ({ t: new Date(v.createdAt).getTime(), id: String(v._id) }),
+    const page = await readCursorPage(
+      query,
       this.auth.cursorKey,
-      context,
-      { hasMoreBehind, totalCount },
+      `vendors:${scope.shopId}`,
+      (window) => this.vendors.page(scope, window, { active }),
+      (v) => ({ t: new Date(v.createdAt).getTime(), id: String(v._id) }),
     );
-    return { vendors: page.items.map(toVendorResponse), pageInfo: page.pageInfo, totalCount };
+    return {
+      vendors: page.items.map(toVendorResponse),
+      pageInfo: page.pageInfo,
+      totalCount: page.totalCount,
+    };
   }
 
   async listActiveCommissions(scope: ShopScope): Promise<ActiveVendorCommission[]> {
@@ -119,23 +121,15 @@ export class VendorsService {
     }));
   }
 
-  /** A vendor id given in a body (e.g. a user's vendorId): unknown or another shop's → 422, not 404. */
-  async findForReference(scope: ShopScope, vendorId: string, field = 'vendorId'): Promise<Vendor> {
-    const vendor = await this.vendors.findById(scope, vendorId);
-    if (!vendor) {
-      const message = `${field} ${JSON.stringify(vendorId)} is not a vendor of this shop`;
-      throw new ValidationError(message, { fields: { [field]: [message] } });
-    }
-    return vendor;
+  /** UserVendors: the vendor a portal user belongs to, with the policy's active flag. */
+  async findVendor(scope: ShopScope, vendorId: string): Promise<UserVendor | null> {
+    const v = await this.vendors.findById(scope, vendorId);
+    return v ? { _id: v._id, vendorName: v.vendorName, active: isActiveVendor(v) } : null;
   }
 
-  async summaries(scope: ShopScope, ids: Types.ObjectId[]): Promise<Map<string, VendorSummary>> {
-    const unique = [...new Map(ids.map((id) => [String(id), id])).values()];
-    return new Map((await this.vendors.findSummaries(scope, unique)).map((v) => [String(v._id), v]));
-  }
-
-  isActive(vendor: Pick<Vendor, 'active'>): boolean {
-    return isActiveVendor(vendor);
+  /** UserVendors: vendor names by id, in one read. */
+  async vendorNames(scope: ShopScope, ids: Types.ObjectId[]): Promise<Map<string, string>> {
+    return new Map((await this.vendors.findSummaries(scope, ids)).map((v) => [String(v._id), v.vendorName]));
   }
 
   private async apply(

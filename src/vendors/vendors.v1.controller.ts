@@ -4,7 +4,6 @@ import { Scope, V1Auth } from '../common/auth/auth.decorators';
 import { ApiV1Errors } from '../common/http/api-errors.decorator';
 import { lenientBody } from '../common/http/validation';
 import type { ShopScope } from '../common/tenancy';
-import { VendorUsersService } from '../users/vendor-users.service';
 import {
   CreateVendorDto,
   ProfileEntryDto,
@@ -14,6 +13,7 @@ import {
 } from './dto/vendor.dto';
 import { VendorMessageDto, VendorReadDto } from './dto/vendor-response.dto';
 import { ProfileEntriesPipe } from './profile-entries.pipe';
+import { VendorUsersService } from './vendor-users.service';
 import { VendorsService } from './vendors.service';
 
 const VENDOR_ID = { name: 'vendorId', example: '6740c1a2e4b0f15b3c9d0a21' };

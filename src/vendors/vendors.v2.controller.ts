@@ -4,7 +4,6 @@ import { Scope, V2Auth } from '../common/auth/auth.decorators';
 import { ApiV2Errors } from '../common/http/api-errors.decorator';
 import { ok, V2Envelope } from '../common/http/envelope';
 import type { ShopScope } from '../common/tenancy';
-import { VendorUsersService } from '../users/vendor-users.service';
 import { CreateVendorDto, PatchVendorDto, VendorListQueryDto } from './dto/vendor.dto';
 import {
   VendorDto,
@@ -12,6 +11,7 @@ import {
   VendorsPageDto,
   VendorsPageEnvelopeDto,
 } from './dto/vendor-response.dto';
+import { VendorUsersService } from './vendor-users.service';
 import { VendorsService } from './vendors.service';
 
 const ID = { name: 'id', example: '6740c1a2e4b0f15b3c9d0a21' };

@@ -3,7 +3,7 @@ import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import { calculateLineItem, DEFAULT_MONEY_SETTINGS, splitShipping } from '../../src/common/money';
 import { ingestionJobId } from '../../src/ingestion/ingestion.service';
-import { Queues } from '../../src/queues/queues';
+import { Queues } from '../../src/queues/jobs';
 import { startApp, TestApp } from '../support/app';
 import { createVendor, uploadSkus } from '../support/catalog';
 import { createShop, TestShop } from '../support/factory';

@@ -2,13 +2,14 @@ import { getModelToken } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { PayoutAdjustment } from '../../src/adjustments/payout-adjustment.schema';
 import { payoutsCommands } from '../../src/cli/payouts.commands';
+import { sumAmounts as sumMoney } from '../../src/common/money';
+import type { ShopScope } from '../../src/common/tenancy';
 import { LineItem } from '../../src/line-items/line-item.schema';
-import {
-  PayoutEngineOptions,
-  PayoutFailureHook,
-  PayoutRunPoint,
-} from '../../src/payouts/payout-failure-hook';
-import { sumMoney } from '../../src/payouts/payout-money';
+import type { PayableLineItem } from '../../src/line-items/line-item-views';
+import { LineItemsRepository } from '../../src/line-items/line-items.repository';
+import { PayoutBatch } from '../../src/payouts/payout-batch.schema';
+import { BatchTotals, PayoutBatchesRepository } from '../../src/payouts/payout-batches.repository';
+import { PayoutEngineOptions } from '../../src/payouts/payout-engine.options';
 import { startApp, TestApp } from '../support/app';
 import { createMerchantKey, createShop, TestShop } from '../support/factory';
 import { createVendor, seedOrder } from '../support/payout-fixtures';
@@ -18,17 +19,73 @@ import { DAY } from '../support/test-clock';
 // app of another test file running in parallel on the same Redis (and it must not run theirs).
 process.env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX ?? 'mp-test'}-payout-engine`;
 
-/** Test-only failure injection: throws at a point of a run, a given number of times. */
-class InjectedFailures extends PayoutFailureHook {
-  plan: { point: PayoutRunPoint; chunk?: number; times: number } | null = null;
-  hits: string[] = [];
-  reached(point: PayoutRunPoint, ctx: { batchId: string; chunk?: number }): void {
-    this.hits.push(`${point}:${ctx.chunk ?? ''}`);
+/** Where a run is made to crash: after the n-th marking write of the run, or before completing. */
+type CrashPlan = { point: 'after-mark'; call: number; times: number } | { point: 'complete'; times: number };
+
+/**
+ * The real repositories at the engine's boundary, except that a planned write crashes: `markPaid`
+ * writes and then throws (a process dying between two chunks), `complete` throws before writing.
+ */
+class Crashes {
+  plan: CrashPlan | null = null;
+  /** Sizes of the marking writes, in order (one per chunk). */
+  marks: number[] = [];
+  /** Marking writes since the current run started. */
+  private runMarks = 0;
+
+  startRun(): void {
+    this.runMarks = 0;
+  }
+
+  afterMark(size: number): void {
+    this.marks.push(size);
+    const call = this.runMarks++;
     const p = this.plan;
-    if (p && p.times > 0 && p.point === point && (p.chunk === undefined || p.chunk === ctx.chunk)) {
+    if (p?.point === 'after-mark' && p.times > 0 && p.call === call) {
       p.times--;
-      throw new Error(`injected failure at ${point} ${ctx.chunk ?? ''}`);
+      throw new Error('injected crash after a marking write');
     }
+  }
+
+  beforeComplete(): void {
+    const p = this.plan;
+    if (p?.point === 'complete' && p.times > 0) {
+      p.times--;
+      throw new Error('injected crash before completing');
+    }
+  }
+}
+
+class CrashingLineItems extends LineItemsRepository {
+  constructor(
+    model: Model<LineItem>,
+    private readonly crashes: Crashes,
+  ) {
+    super(model);
+  }
+
+  override async markPaid(scope: ShopScope, items: PayableLineItem[], batchId: string, at: Date) {
+    await super.markPaid(scope, items, batchId, at);
+    this.crashes.afterMark(items.length);
+  }
+}
+
+class CrashingBatches extends PayoutBatchesRepository {
+  constructor(
+    model: Model<PayoutBatch>,
+    private readonly crashes: Crashes,
+  ) {
+    super(model);
+  }
+
+  override acquire(scope: ShopScope, id: Types.ObjectId, leaseId: string, now: Date, until: Date) {
+    this.crashes.startRun();
+    return super.acquire(scope, id, leaseId, now, until);
+  }
+
+  override complete(scope: ShopScope, id: Types.ObjectId, leaseId: string, totals: BatchTotals, at: Date) {
+    this.crashes.beforeComplete();
+    return super.complete(scope, id, leaseId, totals, at);
   }
 }
 
@@ -39,16 +96,24 @@ const ZERO = { commissionType: 'percentage' as const, commissionAmount: 0 };
 
 describe('payout engine (e2e)', () => {
   let t: TestApp;
-  let hook: InjectedFailures;
+  let crashes: Crashes;
   let items: Model<LineItem>;
   let adjustments: Model<PayoutAdjustment>;
 
   beforeAll(async () => {
-    hook = new InjectedFailures();
+    crashes = new Crashes();
     t = await startApp((b) =>
       b
-        .overrideProvider(PayoutFailureHook)
-        .useValue(hook)
+        .overrideProvider(LineItemsRepository)
+        .useFactory({
+          factory: (model: Model<LineItem>) => new CrashingLineItems(model, crashes),
+          inject: [getModelToken(LineItem.name)],
+        })
+        .overrideProvider(PayoutBatchesRepository)
+        .useFactory({
+          factory: (model: Model<PayoutBatch>) => new CrashingBatches(model, crashes),
+          inject: [getModelToken(PayoutBatch.name)],
+        })
         .overrideProvider(PayoutEngineOptions)
         .useValue({ chunkSize: 2, leaseMs: 60_000 }),
     );
@@ -57,8 +122,8 @@ describe('payout engine (e2e)', () => {
   });
   afterAll(() => t.close());
   beforeEach(() => {
-    hook.plan = null;
-    hook.hits = [];
+    crashes.plan = null;
+    crashes.marks = [];
   });
 
   const lineItemsOf = (shop: TestShop) =>
@@ -191,8 +256,8 @@ describe('payout engine (e2e)', () => {
         adjustmentTotal: -0.45,
         total: 100,
       });
-      // three marking chunks of two for vendor one
-      expect(hook.hits.filter((h) => h.startsWith('line-items-chunk')).length).toBe(4);
+      // three marking chunks of two for vendor one, one for vendor two
+      expect(crashes.marks.sort()).toEqual([1, 2, 2, 2]);
       await reconcile(shop);
 
       const paidRows = (await t.api.get(`/v1/payouts?vendorId=${v1._id}&status=paid`, { token: shop.token }))
@@ -265,7 +330,7 @@ describe('payout engine (e2e)', () => {
 
     it('a job that fails after the first chunk is retried and completes; nothing paid twice or lost', async () => {
       const { shop, v } = await setup('crash', [1.11, 2.22, 3.33, 4.44, 5.55]);
-      hook.plan = { point: 'line-items-chunk', chunk: 0, times: 1 };
+      crashes.plan = { point: 'after-mark', call: 0, times: 1 };
       const res = await trigger(shop, { vendorId: v._id, until: ymd(day(0)) });
       const batch = await settled(shop, res.batchIds[0]);
       expect(batch).toMatchObject({
@@ -276,12 +341,8 @@ describe('payout engine (e2e)', () => {
         total: 16.65,
         lastError: null,
       });
-      // run 1 marked chunk 0 then failed; run 2 marked the remaining three lines in two chunks
-      expect(hook.hits.filter((h) => h.startsWith('line-items-chunk'))).toEqual([
-        'line-items-chunk:0',
-        'line-items-chunk:0',
-        'line-items-chunk:1',
-      ]);
+      // run 1 marked chunk 0 then crashed; run 2 marked the remaining three lines in two chunks
+      expect(crashes.marks).toEqual([2, 2, 1]);
       await reconcile(shop);
     });
 
@@ -293,7 +354,7 @@ describe('payout engine (e2e)', () => {
         { vendorId: v._id, amount: 5, type: 'DEDUCTION', customItemDate: day(-1).toISOString() },
         { token: mk.token },
       );
-      hook.plan = { point: 'before-complete', times: 99 };
+      crashes.plan = { point: 'complete', times: 99 };
       const res = await trigger(shop, { vendorId: v._id, until: ymd(day(0)) });
       const failed = await settled(shop, res.batchIds[0], 30_000);
       expect(failed.status).toBe('failed');
@@ -307,7 +368,7 @@ describe('payout engine (e2e)', () => {
         1,
       );
 
-      hook.plan = null;
+      crashes.plan = null;
       const again = await trigger(shop, { vendorId: v._id, until: ymd(day(0)) });
       expect(again.batchIds).toEqual(res.batchIds);
       expect(again.batches[0].status).toBe('queued');
@@ -327,7 +388,7 @@ describe('payout engine (e2e)', () => {
 
     it('the CLI payouts:run runs the same engine in-process and prints the batches', async () => {
       const { shop, v } = await setup('cli-run', [12.5, 0.5]);
-      hook.plan = { point: 'line-items-chunk', chunk: 0, times: 1 };
+      crashes.plan = { point: 'after-mark', call: 0, times: 1 };
       const cmd = payoutsCommands.find((c) => c.name === 'payouts:run')!;
       const first = (await cmd.run(t.app, { domain: shop.shopDomain, until: ymd(day(0)) })) as {
         batches: Array<{ status: string; _id: string }>;
@@ -346,6 +407,24 @@ describe('payout engine (e2e)', () => {
       expect(second.shopDomain).toBe(shop.shopDomain);
       expect(second.batchIds).toEqual([first.batches[0]._id]);
       expect(second.batches[0]).toMatchObject({ status: 'completed', total: 13, runs: 2 });
+      await reconcile(shop);
+    });
+  });
+
+  describe('vendor policy (isPayable)', () => {
+    it('a deactivated vendor is still paid what it earned before', async () => {
+      const shop = await createShop(t, 'eng-inactive');
+      const mk = await createMerchantKey(t, shop);
+      const v = await createVendor(t, shop, 'Retired Vendor', ZERO);
+      await seedOrder(t, shop, { createdAt: day(-2), lines: [{ vendor: v.vendorName, price: 42.5 }] });
+      const deactivated = await t.api.delete(`/v2/vendors/${v._id}`, { token: mk.token });
+      expect(deactivated.status).toBe(200);
+      expect(deactivated.body.data.active).toBe(false);
+
+      const res = await trigger(shop, { until: ymd(day(0)) });
+      expect(res.batches.map((b) => b.vendorId)).toEqual([v._id]);
+      const batch = await settled(shop, res.batchIds[0]);
+      expect(batch).toMatchObject({ status: 'completed', lineItemCount: 1, total: 42.5 });
       await reconcile(shop);
     });
   });

@@ -1,7 +1,7 @@
 import { getModelToken } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { LineItem } from '../../src/line-items/line-item.schema';
-import { sumMoney } from '../../src/payouts/payout-money';
+import { sumAmounts as sumMoney } from '../../src/common/money';
 import { startApp, TestApp } from '../support/app';
 import { createMerchantKey, createShop, TestShop } from '../support/factory';
 import { createVendor, SeededOrder, seedOrder } from '../support/payout-fixtures';

@@ -1,8 +1,6 @@
 import { getModelToken } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { TokenService } from '../../src/auth/token.service';
-import { shopScope } from '../../src/common/tenancy';
-import { PricingInputsRepository } from '../../src/line-items/pricing-inputs.repository';
 import { Vendor } from '../../src/vendors/vendor.schema';
 import type { TestApp } from './app';
 import type { TestShop } from './factory';
@@ -51,20 +49,10 @@ export async function uploadSkus(t: TestApp, shop: TestShop, skus: SkuInput[]): 
     if (!res.body.success) throw new Error(`SKU upload had errors: ${res.text}`);
     return;
   }
-  if (!routeMissing(res.status, res.body)) throw new Error(`SKU upload failed: ${res.status} ${res.text}`);
-  // FALLBACK until POST /v1/commissions/sku exists.
-  const repo = t.app.get(PricingInputsRepository, { strict: false });
-  for (const s of skus) {
-    await repo.seedSkuCommission(shopScope(shop.shopId), {
-      sku: s.sku,
-      commissionType: s.commissionType ?? 'percentage',
-      commissionAmount: s.commissionRate ?? 0,
-      costOfGoods: s.costOfGoods,
-    });
-  }
+  throw new Error(`SKU upload failed: ${res.status} ${res.text}`);
 }
 
-/** The shop's SKU records as GET /v1/commissions/sku shows them (FALLBACK: read through the repository). */
+/** The shop's SKU records as GET /v1/commissions/sku shows them. */
 export async function listSkus(
   t: TestApp,
   shop: TestShop,
@@ -78,24 +66,7 @@ export async function listSkus(
 > {
   const res = await t.api.get('/v1/commissions/sku', { token: shop.token });
   if (res.status === 200) return res.body.skus;
-  if (!routeMissing(res.status, res.body)) throw new Error(`SKU list failed: ${res.status} ${res.text}`);
-  const repo = t.app.get(PricingInputsRepository, { strict: false });
-  const rows = await repo.skusByCodes(shopScope(shop.shopId), await allSkuCodes(t, shop));
-  return rows.map((r) => ({
-    sku: r.sku,
-    costOfGoods: r.costOfGoods,
-    commissionType: r.commissionType,
-    commissionAmount: r.commissionAmount,
-  }));
-}
-
-async function allSkuCodes(t: TestApp, shop: TestShop): Promise<string[]> {
-  const model = t.app.get<Model<{ sku: string }>>(getModelToken('SkuCommission'));
-  const rows = await model
-    .find({ shopId: new Types.ObjectId(shop.shopId) }, { sku: 1 })
-    .lean()
-    .exec();
-  return rows.map((r) => r.sku);
+  throw new Error(`SKU list failed: ${res.status} ${res.text}`);
 }
 
 /**

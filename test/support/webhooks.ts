@@ -3,7 +3,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import { ingestionJobId } from '../../src/ingestion/ingestion.service';
-import { Queues } from '../../src/queues/queues';
+import { Queues } from '../../src/queues/jobs';
 import type { TestApp } from './app';
 import type { ApiResponse } from './http';
 

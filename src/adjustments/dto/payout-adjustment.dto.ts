@@ -12,7 +12,7 @@ import {
   Min,
 } from 'class-validator';
 import { IsAmount } from '../../common/http/validators';
-import { IsDay } from '../../payouts/date-range';
+import { EndDayParam, StartDayParam } from '../../common/dates/day-range';
 import {
   ADJUSTMENT_STATUSES,
   ADJUSTMENT_TYPES,
@@ -125,26 +125,10 @@ export class PayoutAdjustmentListQueryDto {
   @IsIn(ADJUSTMENT_TYPES)
   type?: AdjustmentType;
 
-  @ApiPropertyOptional({
-    type: String,
-    format: 'date',
-    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
-    description: '`customItemDate` on or after this UTC calendar day (inclusive)',
-    example: '2026-11-01',
-  })
-  @IsOptional()
-  @IsDay()
+  @StartDayParam('`customItemDate` on or after this UTC calendar day (inclusive)')
   start?: string;
 
-  @ApiPropertyOptional({
-    type: String,
-    format: 'date',
-    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
-    description: '`customItemDate` on or before this UTC calendar day (inclusive, up to 23:59:59.999Z)',
-    example: '2026-11-30',
-  })
-  @IsOptional()
-  @IsDay()
+  @EndDayParam('`customItemDate` on or before this UTC calendar day (inclusive, up to 23:59:59.999Z)')
   end?: string;
 }
 

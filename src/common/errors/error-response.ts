@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { HttpException } from '@nestjs/common';
 import { DomainError, ErrorCode } from './domain-errors';
+import { isDuplicateKeyError } from '../../database/duplicate-key';
 
 export type ApiGeneration = 'v1' | 'v2';
 
@@ -94,10 +95,7 @@ function classify(err: unknown): Classified | undefined {
     };
   }
   if (e?.name === 'CastError') return { status: 404, code: 'NOT_FOUND', message: 'Resource not found' };
-  // MongoDB reports 11000; FerretDB (SQLite) reports a unique violation on update as code 1.
-  const uniqueViolation =
-    e.code === 11000 || (e.code === 1 && /UNIQUE constraint failed/.test(e.message ?? ''));
-  if (e?.name === 'MongoServerError' && uniqueViolation) {
+  if (e?.name === 'MongoServerError' && isDuplicateKeyError(e)) {
     return { status: 409, code: 'CONFLICT', message: 'A record with the same unique value already exists' };
   }
   return undefined;

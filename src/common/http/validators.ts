@@ -1,4 +1,7 @@
-import { registerDecorator, ValidationOptions } from 'class-validator';
+import { registerDecorator, ValidateIf, ValidationOptions } from 'class-validator';
+
+/** Optional, but when the key is present its value must pass the other rules (null included). */
+export const IfPresent = (): PropertyDecorator => ValidateIf((_o, v) => v !== undefined);
 
 /** Decimal places of a finite number, exact for exponent notation too (class-validator's check throws on `5e-324`). */
 export function decimalPlaces(value: number): number {

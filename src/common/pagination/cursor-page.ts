@@ -102,6 +102,31 @@ function combo(message: string, fields: string[]): ValidationError {
   return new ValidationError(message, { fields: Object.fromEntries(fields.map((f) => [f, [message]])) });
 }
 
+/** What a repository's cursor read returns (see TenantRepository.cursorPage). */
+export interface CursorRows<T> {
+  /** `size + 1` rows at most, in the window's scan order (see buildCursorPage). */
+  rows: T[];
+  hasMoreBehind: boolean;
+  totalCount: number;
+}
+
+/**
+ * A whole V2 cursor list call: validates the query into a window for this list (`context` names it
+ * and the caller's scope, so cursors cannot cross lists or tenants), reads the window, builds the page.
+ */
+export async function readCursorPage<T>(
+  query: CursorPageQueryDto,
+  key: Buffer,
+  context: string,
+  read: (window: CursorWindow) => Promise<CursorRows<T>>,
+  position: (row: T) => CursorPosition,
+): Promise<{ items: T[]; pageInfo: PageInfoDto; totalCount: number }> {
+  const window = resolveCursorWindow(query, key, context);
+  const { rows, hasMoreBehind, totalCount } = await read(window);
+  const page = buildCursorPage(rows, window, position, key, context, { hasMoreBehind, totalCount });
+  return { items: page.items, pageInfo: page.pageInfo, totalCount };
+}
+
 /**
  * Builds the page from rows fetched by the repository in the window's scan order with `size + 1`
  * rows (newest first going forward, oldest first going backward). `hasMoreBehind` says whether any

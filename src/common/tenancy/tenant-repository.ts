@@ -1,4 +1,7 @@
 import { isValidObjectId, Model, Types } from 'mongoose';
+import { chunkedBulkWrite } from '../../database/bulk-write';
+import { isDuplicateKeyError } from '../../database/duplicate-key';
+import { CursorRows, CursorWindow, cursorQuery } from '../pagination';
 import type { ShopScope } from './scope';
 
 /** Anything that stores an owner shop; `vendorId` on vendor-owned records. */
@@ -27,6 +30,31 @@ export abstract class TenantRepository<T extends TenantDocument> {
     return out;
   }
 
+  /** The scope's document with this id; null for another shop's, an unknown or a malformed id. */
+  protected findOneById<R = T>(scope: ShopScope, id: string | Types.ObjectId): Promise<R | null> {
+    const _id = typeof id === 'string' ? toObjectId(id) : id;
+    if (!_id) return Promise.resolve(null);
+    return this.model.findOne(this.scoped(scope, { _id })).lean().exec() as Promise<R | null>;
+  }
+
+  /**
+   * New documents of the scope in one unordered insert. False when a unique index refused any of
+   * them (they already existed: a replay or a concurrent writer); the others are written.
+   */
+  protected async insertUnlessExists(scope: ShopScope, docs: object[]): Promise<boolean> {
+    if (docs.length === 0) return true;
+    try {
+      await this.model.insertMany(
+        docs.map((d) => ({ ...d, ...this.owner(scope) })),
+        { ordered: false },
+      );
+      return true;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
+  }
+
   /**
    * One page of a v1 offset list plus the total. The count query is skipped when the page itself
    * proves the total (a short page), which halves the reads of most list calls.
@@ -49,6 +77,53 @@ export abstract class TenantRepository<T extends TenantDocument> {
     if (items.length > 0 && items.length < page.limit) return { total: page.offset + items.length, items };
     if (items.length === 0 && page.offset === 0) return { total: 0, items };
     return { total: await this.model.countDocuments(where).exec(), items };
+  }
+
+  /**
+   * One window of a V2 cursor list, newest first by (`timeField`, `_id`): `size + 1` rows in the
+   * window's scan order, whether any row lies behind the boundary, and the list's total. The seek
+   * condition goes through `scoped()` like any filter, so it cannot widen the tenant.
+   */
+  protected async cursorPage<R = T>(
+    scope: ShopScope,
+    filter: Record<string, unknown>,
+    window: CursorWindow,
+    options: { timeField?: string; projection?: Record<string, 0 | 1> } = {},
+  ): Promise<CursorRows<R>> {
+    const { sort, seek, behind } = cursorQuery(window, options.timeField);
+    const [rows, behindRow, totalCount] = await Promise.all([
+      this.model
+        .find(this.scoped(scope, { ...seek, ...filter }), options.projection)
+        .sort(sort)
+        .limit(window.size + 1)
+        .lean()
+        .exec() as Promise<R[]>,
+      behind
+        ? this.model
+            .findOne(this.scoped(scope, { ...behind, ...filter }), { _id: 1 })
+            .lean()
+            .exec()
+        : Promise.resolve(null),
+      this.model.countDocuments(this.scoped(scope, filter)).exec(),
+    ]);
+    return { rows, hasMoreBehind: behindRow !== null, totalCount };
+  }
+
+  /**
+   * One conditional single-document update per row (`updateOne`, in chunked bulk writes), each
+   * filter scoped. Returns how many rows matched their filter.
+   */
+  protected async updateEach<R>(
+    scope: ShopScope,
+    rows: R[],
+    op: (row: R) => { filter: Record<string, unknown>; set: Record<string, unknown> },
+  ): Promise<number> {
+    if (rows.length === 0) return 0;
+    const ops = rows.map((row) => {
+      const { filter, set } = op(row);
+      return { updateOne: { filter: this.scoped(scope, filter), update: { $set: set } } };
+    });
+    return (await chunkedBulkWrite(this.model, ops as Parameters<Model<T>['bulkWrite']>[0])).matchedCount;
   }
 
   /** Values to stamp on a new document of this scope. */

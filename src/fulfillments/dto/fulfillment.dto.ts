@@ -9,7 +9,7 @@ import {
   IsString,
   MaxLength,
 } from 'class-validator';
-import { VendorDayRangeQueryDto } from '../../payouts/dto/vendor-day-range.query';
+import { VendorDayRangeQueryDto } from '../../common/dates/vendor-day-range.query';
 
 export const MAX_LINE_ITEMS_PER_FULFILLMENT = 250;
 export const FULFILLMENT_FILTERS = ['fulfilled', 'unfulfilled'] as const;

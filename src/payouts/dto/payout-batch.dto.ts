@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsMongoId, IsOptional } from 'class-validator';
 import { OffsetPageQueryDto } from '../../common/pagination';
-import { IsDay } from '../date-range';
+import { IsDay } from '../../common/dates/day-range';
 import { BATCH_STATUSES, type BatchStatus } from '../payout-batch.schema';
 
 export class CreatePayoutBatchesDto {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { PAYOUT_STATUSES, type PayoutStatus } from '../../line-items/line-item.schema';
-import { VendorDayRangeQueryDto } from './vendor-day-range.query';
+import { VendorDayRangeQueryDto } from '../../common/dates/vendor-day-range.query';
 
 export const FULFILLMENT_FILTERS = ['fulfilled', 'unfulfilled'] as const;
 export type FulfillmentFilter = (typeof FULFILLMENT_FILTERS)[number];

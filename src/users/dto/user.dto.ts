@@ -10,8 +10,8 @@ import {
   MaxLength,
   MinLength,
 } from 'class-validator';
+import { IfPresent } from '../../common/http/validators';
 import { CursorPageQueryDto } from '../../common/pagination';
-import { IfPresent } from '../../vendors/dto/vendor.dto';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 256;

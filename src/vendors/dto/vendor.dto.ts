@@ -11,10 +11,10 @@ import {
   IsString,
   MaxLength,
   registerDecorator,
-  ValidateIf,
   ValidateNested,
   ValidationOptions,
 } from 'class-validator';
+import { IfPresent } from '../../common/http/validators';
 import { CursorPageQueryDto } from '../../common/pagination';
 import { COMMISSION_TYPES, CommissionType } from '../vendor.schema';
 
@@ -22,9 +22,6 @@ export const VENDOR_NAME_MAX = 255;
 export const ADDRESS_FIELD_MAX = 255;
 export const PROFILE_ENTRIES_MAX = 100;
 export const PROFILE_STRING_MAX = 2000;
-
-/** Optional, but when the key is present its value must pass the other rules (null included). */
-export const IfPresent = (): PropertyDecorator => ValidateIf((_o, v) => v !== undefined);
 
 const trimLower = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim().toLowerCase() : value;

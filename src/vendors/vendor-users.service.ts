@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
 import type { ShopScope } from '../common/tenancy';
-import { PatchVendorDto } from '../vendors/dto/vendor.dto';
-import { VendorDto, VendorReadDto } from '../vendors/dto/vendor-response.dto';
-import { toVendorWithUsers } from '../vendors/vendor.mapper';
-import { VendorsService } from '../vendors/vendors.service';
-import { UsersService } from './users.service';
+import { UsersService } from '../users/users.service';
+import { PatchVendorDto } from './dto/vendor.dto';
+import { VendorDto, VendorReadDto } from './dto/vendor-response.dto';
+import { toVendorWithUsers } from './vendor.mapper';
+import { VendorsService } from './vendors.service';
 
-/** Rules that span a vendor and its portal users. */
+/** Rules that span a vendor and its portal users (the users feature never calls back into vendors). */
 @Injectable()
 export class VendorUsersService {
   constructor(

@@ -1,5 +1,5 @@
-import { DomainError } from '../common/errors';
-import { dayEnd, dayOf, dayRangeFilter, dayStart } from './date-range';
+import { DomainError } from '../errors';
+import { dayEnd, dayOf, dayRangeFilter, dayStart } from './day-range';
 
 describe('report day ranges (UTC, inclusive)', () => {
   it('turns days into the first and last instant', () => {

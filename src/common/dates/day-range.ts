@@ -1,5 +1,7 @@
-import { ValidationError } from '../common/errors';
-import { buildMessage, ValidateBy } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { buildMessage, IsOptional, ValidateBy } from 'class-validator';
+import { ValidationError } from '../errors';
 
 /**
  * Report dates are calendar days in UTC, the reporting time zone of every shop: `start` covers
@@ -51,4 +53,31 @@ export function IsDay(): PropertyDecorator {
       ),
     },
   });
+}
+
+/**
+ * An optional `start` query parameter: the first UTC calendar day of an inclusive range.
+ * `description` says which date the range filters.
+ */
+export function StartDayParam(description: string): PropertyDecorator {
+  return dayParam(description, '2026-11-01');
+}
+
+/** An optional `end` query parameter: the last UTC calendar day of an inclusive range. */
+export function EndDayParam(description: string): PropertyDecorator {
+  return dayParam(description, '2026-11-30');
+}
+
+function dayParam(description: string, example: string): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: String,
+      format: 'date',
+      pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+      description,
+      example,
+    }),
+    IsOptional(),
+    IsDay(),
+  );
 }

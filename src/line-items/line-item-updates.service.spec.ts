@@ -1,0 +1,155 @@
+import { Types } from 'mongoose';
+import type { Queue } from 'bull';
+import { asReal, FakeQueue, FakeShops, OTHER_SHOP, SHOP } from '../../test/fakes/fake';
+import { FakeLineItemsRepository, FakeSummaries, lineItem } from '../../test/fakes/line-items.fake';
+import { FakeSkuCommissionsRepository, FakeVendorsRepository } from '../../test/fakes/vendors.fake';
+import type { SkuCommissionsRepository } from '../commissions/sku-commissions.repository';
+import { ValidationError } from '../common/errors';
+import { Jobs } from '../queues/jobs';
+import type { ShopsService } from '../shops/shops.service';
+import type { VendorsRepository } from '../vendors/vendors.repository';
+import type { UpdateLineItemsDto } from './dto/line-items-update.dto';
+import { LineItemPricing } from './line-item-pricing';
+import { LineItemUpdatesService } from './line-item-updates.service';
+import type { LineItemsRepository } from './line-items.repository';
+import type { OrderSummaryRefresher } from './order-summary.refresher';
+import { RecalculationService } from './recalculation.service';
+
+describe('LineItemUpdatesService (repositories faked)', () => {
+  let lineItems: FakeLineItemsRepository;
+  let skus: FakeSkuCommissionsRepository;
+  let summaries: FakeSummaries;
+  let queue: FakeQueue;
+  let updates: LineItemUpdatesService;
+
+  beforeEach(() => {
+    lineItems = new FakeLineItemsRepository();
+    skus = new FakeSkuCommissionsRepository();
+    summaries = new FakeSummaries();
+    queue = new FakeQueue();
+    const pricing = new LineItemPricing(
+      asReal<ShopsService>(new FakeShops()),
+      asReal<VendorsRepository>(new FakeVendorsRepository()),
+      asReal<SkuCommissionsRepository>(skus),
+    );
+    const recalculation = new RecalculationService(
+      asReal<LineItemsRepository>(lineItems),
+      pricing,
+      asReal<OrderSummaryRefresher>(summaries),
+      asReal<Queue>(queue),
+    );
+    updates = new LineItemUpdatesService(
+      asReal<LineItemsRepository>(lineItems),
+      asReal<SkuCommissionsRepository>(skus),
+      recalculation,
+      asReal<OrderSummaryRefresher>(summaries),
+    );
+  });
+
+  const update = (body: Partial<UpdateLineItemsDto>) => updates.update(SHOP, body as UpdateLineItemsDto);
+
+  it('writes rounded figures; a written payout moves balance and payoutStatus with it', async () => {
+    const [li] = lineItems.add(lineItem({ orderId: 1, lineItemId: 11, payout: 40, balance: 30, paid: 10 }));
+    const res = await update({
+      items: [{ orderId: 1, lineItemId: 11, fields: { payout: 50.005, deduction: 2.5 } }],
+    });
+    expect(res).toEqual({
+      success: true,
+      updated: 1,
+      recalculateQueued: 0,
+      results: [{ orderId: 1, lineItemId: 11, status: 'updated' }],
+      errors: [],
+    });
+    expect(lineItems.get(li._id)).toMatchObject({
+      payout: 50.01,
+      deduction: 2.5,
+      balance: 40.01,
+      payoutStatus: 'partial',
+    });
+    expect(summaries.refreshed).toEqual([[1]]);
+  });
+
+  it('skips frozen and unknown lines (and other shops’ lines) and lists them as errors', async () => {
+    lineItems.add(
+      lineItem({ orderId: 1, lineItemId: 11, frozen: true }),
+      lineItem({ orderId: 1, lineItemId: 12, shopId: new Types.ObjectId(OTHER_SHOP.shopId) }),
+    );
+    const res = await update({
+      items: [
+        { orderId: 1, lineItemId: 11, fields: { deduction: 1 } },
+        { orderId: 1, lineItemId: 12, fields: { deduction: 1 } },
+      ],
+    });
+    expect(res.success).toBe(false);
+    expect(res.errors).toEqual([
+      { orderId: 1, lineItemId: 11, error: 'Line item is frozen (paid out) and was skipped' },
+      { orderId: 1, lineItemId: 12, error: 'Line item not found' },
+    ]);
+    expect(lineItems.guardedWrites).toEqual([]);
+  });
+
+  it('reports a line the payout engine froze between the read and the write as skipped', async () => {
+    const [li] = lineItems.add(lineItem({ orderId: 1, lineItemId: 11, payout: 5, balance: 5 }));
+    lineItems.beforeGuardedWrite = () =>
+      Object.assign(lineItems.get(li._id), { frozen: true, paid: 5, balance: 0 });
+    const res = await update({ items: [{ orderId: 1, lineItemId: 11, fields: { deduction: 1 } }] });
+    expect(res.errors).toEqual([
+      { orderId: 1, lineItemId: 11, error: 'Line item is frozen (paid out) and was skipped' },
+    ]);
+    expect(lineItems.get(li._id).deduction).toBe(0);
+  });
+
+  it('a costOfItem sets the SKU record’s per-unit cost; recalculate queues one job for the line', async () => {
+    const [li] = lineItems.add(lineItem({ orderId: 1, lineItemId: 11, sku: 'TEE', quantity: 4 }));
+    const res = await update({
+      items: [{ orderId: 1, lineItemId: 11, fields: { costOfItem: 10 }, recalculate: true }],
+    });
+    expect(res.results).toEqual([{ orderId: 1, lineItemId: 11, status: 'updated_and_recalculate_queued' }]);
+    expect(skus.records.get('TEE')).toMatchObject({
+      costOfGoods: 2.5,
+      commissionType: null,
+      commissionAmount: null,
+    });
+    expect(queue.named(Jobs.Recalculate)).toEqual([{ shopId: SHOP.shopId, lineItemIds: [String(li._id)] }]);
+  });
+
+  it('by SKU: writes every live line with the SKU, the cost per unit from the newest one', async () => {
+    lineItems.add(
+      lineItem({
+        orderId: 1,
+        lineItemId: 11,
+        sku: 'MUG',
+        quantity: 1,
+        orderCreatedAt: new Date('2026-11-01'),
+      }),
+      lineItem({
+        orderId: 2,
+        lineItemId: 21,
+        sku: 'MUG',
+        quantity: 2,
+        orderCreatedAt: new Date('2026-11-02'),
+      }),
+      lineItem({ orderId: 3, lineItemId: 31, sku: 'MUG', frozen: true }),
+    );
+    const res = await update({ bySku: ' MUG ', fields: { costOfItem: 9 } });
+    expect(res).toMatchObject({ success: false, updated: 2, recalculateQueued: 0 });
+    expect(res.errors).toEqual([
+      { orderId: 3, lineItemId: 31, error: 'Line item is frozen (paid out) and was skipped' },
+    ]);
+    expect(lineItems.docs.map((d) => d.costOfItem)).toEqual([9, 9, 0]);
+    expect(skus.records.get('MUG')?.costOfGoods).toBe(4.5);
+    expect(summaries.refreshed).toEqual([[1, 2]]);
+  });
+
+  it.each([
+    [{}],
+    [{ items: [], bySku: 'X' }],
+    [{ items: [{ orderId: 1, lineItemId: 1 }] }],
+    [{ items: [{ orderId: 1, lineItemId: 1, recalculate: true }], recalculate: true }],
+    [{ bySku: '  ', recalculate: true }],
+    [{ bySku: 'X' }],
+  ])('refuses %j with a 422 before touching anything', async (body) => {
+    await expect(update(body as Partial<UpdateLineItemsDto>)).rejects.toBeInstanceOf(ValidationError);
+    expect(lineItems.guardedWrites).toEqual([]);
+  });
+});

@@ -1,0 +1,201 @@
+import { Injectable } from '@nestjs/common';
+import { SkuCommissionsRepository } from '../commissions/sku-commissions.repository';
+import { costOfGoodsPerUnit, payoutState, round2 } from '../common/money';
+import type { ShopScope } from '../common/tenancy';
+import {
+  LineItemUpdateErrorDto,
+  LineItemUpdateItemDto,
+  LineItemUpdateResultDto,
+  UpdateLineItemsDto,
+  UpdateLineItemsResponseDto,
+} from './dto/line-items-update.dto';
+import type { LineItem } from './line-item.schema';
+import {
+  assertValidUpdate,
+  FieldValues,
+  FROZEN_ERROR,
+  NOT_FOUND_ERROR,
+  pairKey,
+  presentFields,
+  statusOf,
+} from './line-item-update.rules';
+import type { GuardedSet } from './line-item-views';
+import { LineItemsRepository } from './line-items.repository';
+import { OrderSummaryRefresher } from './order-summary.refresher';
+import { RecalculationService } from './recalculation.service';
+
+/** Up to this many orders, a by-SKU field write refreshes their summaries before answering. */
+const SYNC_REFRESH_LIMIT = 200;
+
+/** POST /v1/lineitems/update: hand-written figures and queued recalculation (spec §4.2). */
+@Injectable()
+export class LineItemUpdatesService {
+  constructor(
+    private readonly lineItems: LineItemsRepository,
+    private readonly skus: SkuCommissionsRepository,
+    private readonly recalculation: RecalculationService,
+    private readonly summaries: OrderSummaryRefresher,
+  ) {}
+
+  async update(scope: ShopScope, body: UpdateLineItemsDto): Promise<UpdateLineItemsResponseDto> {
+    assertValidUpdate(body);
+    return body.items
+      ? this.updateItems(scope, body.items)
+      : this.updateBySku(scope, body.bySku!.trim(), presentFields(body.fields), body.recalculate === true);
+  }
+
+  private async updateItems(
+    scope: ShopScope,
+    items: LineItemUpdateItemDto[],
+  ): Promise<UpdateLineItemsResponseDto> {
+    const found = await this.lineItems.findByPairs(scope, items);
+    const byKey = new Map(found.map((l) => [pairKey(l), l]));
+    // Entries naming the same line item are merged into one plan (later fields win).
+    const plans = new Map<string, { line: LineItem; fields: FieldValues; recalc: boolean }>();
+    const entries = items.map((item) => ({
+      item,
+      line: byKey.get(pairKey(item)),
+      fields: presentFields(item.fields),
+      recalc: item.recalculate === true,
+    }));
+    for (const { line, fields, recalc } of entries) {
+      if (!line || line.frozen) continue;
+      const plan = plans.get(pairKey(line)) ?? { line, fields: {}, recalc: false };
+      Object.assign(plan.fields, fields);
+      plan.recalc ||= recalc;
+      plans.set(pairKey(line), plan);
+    }
+    const withFields = [...plans.values()].filter((p) => Object.keys(p.fields).length > 0);
+    const frozenNow = await this.writeFields(scope, withFields);
+    const live = (l: LineItem) => !l.frozen && !frozenNow.has(String(l._id));
+
+    const results: LineItemUpdateResultDto[] = [];
+    const errors: LineItemUpdateErrorDto[] = [];
+    const costs = new Map<string, number>();
+    let updated = 0;
+    let queued = 0;
+    for (const e of entries) {
+      const ids = { lineItemId: e.item.lineItemId, orderId: e.item.orderId };
+      if (!e.line) {
+        errors.push({ ...ids, error: NOT_FOUND_ERROR });
+        continue;
+      }
+      if (!live(e.line)) {
+        errors.push({ ...ids, error: FROZEN_ERROR });
+        continue;
+      }
+      const hasFields = Object.keys(e.fields).length > 0;
+      if (hasFields) updated++;
+      if (e.recalc) queued++;
+      results.push({ ...ids, status: statusOf(hasFields, e.recalc) });
+      if (e.fields.costOfItem !== undefined && e.line.sku) {
+        const perUnit = costOfGoodsPerUnit(e.fields.costOfItem, e.line.quantity);
+        if (perUnit !== null) costs.set(e.line.sku, perUnit);
+      }
+    }
+
+    await this.skus.setCostOfGoods(
+      scope,
+      [...costs.entries()].map(([sku, costOfGoods]) => ({ sku, costOfGoods })),
+    );
+    await this.recalculation.queueRecalculation(
+      scope,
+      [...plans.values()].filter((p) => p.recalc && live(p.line)).map((p) => p.line._id),
+    );
+    const written = withFields.filter((p) => live(p.line));
+    if (written.length > 0) {
+      await this.summaries.refresh(
+        scope,
+        written.map((p) => p.line.orderId),
+      );
+    }
+    return { success: errors.length === 0, updated, recalculateQueued: queued, results, errors };
+  }
+
+  private async updateBySku(
+    scope: ShopScope,
+    sku: string,
+    fields: FieldValues,
+    recalc: boolean,
+  ): Promise<UpdateLineItemsResponseDto> {
+    const matched = await this.lineItems.findBySku(scope, sku);
+    const hasFields = Object.keys(fields).length > 0;
+    const frozenNow = hasFields
+      ? await this.writeFields(
+          scope,
+          matched.filter((l) => !l.frozen).map((line) => ({ line, fields })),
+        )
+      : new Set<string>();
+    const results: LineItemUpdateResultDto[] = [];
+    const errors: LineItemUpdateErrorDto[] = [];
+    const accepted: LineItem[] = [];
+    for (const l of matched) {
+      const ids = { lineItemId: l.lineItemId, orderId: l.orderId };
+      if (l.frozen || frozenNow.has(String(l._id))) errors.push({ ...ids, error: FROZEN_ERROR });
+      else {
+        accepted.push(l);
+        results.push({ ...ids, status: statusOf(hasFields, recalc) });
+      }
+    }
+    if (fields.costOfItem !== undefined) {
+      // The SKU's per-unit cost comes from the newest matched line (quantity 1 when none matched).
+      const newest = accepted[accepted.length - 1];
+      const perUnit = costOfGoodsPerUnit(fields.costOfItem, newest ? newest.quantity : 1);
+      if (perUnit !== null) await this.skus.setCostOfGoods(scope, [{ sku, costOfGoods: perUnit }]);
+    }
+    if (recalc)
+      await this.recalculation.queueRecalculation(
+        scope,
+        accepted.map((l) => l._id),
+      );
+    else if (hasFields && accepted.length > 0) {
+      const orderIds = [...new Set(accepted.map((l) => l.orderId))];
+      if (orderIds.length <= SYNC_REFRESH_LIMIT) await this.summaries.refresh(scope, orderIds);
+      else await this.recalculation.queueSummaryRefresh(scope, orderIds);
+    }
+    return {
+      success: errors.length === 0,
+      updated: hasFields ? accepted.length : 0,
+      recalculateQueued: recalc ? accepted.length : 0,
+      results,
+      errors,
+    };
+  }
+
+  /**
+   * Writes hand-given figures (rounded to 2 dp; a payout also moves balance and payoutStatus) to
+   * line items that are not frozen, guarded against the payout engine. Returns the ids that turned
+   * out frozen meanwhile (reported as skipped); other lost races are retried once from a fresh read.
+   */
+  private async writeFields(
+    scope: ShopScope,
+    plans: Array<{ line: LineItem; fields: FieldValues }>,
+  ): Promise<Set<string>> {
+    if (plans.length === 0) return new Set();
+    const matched = await this.lineItems.applyGuardedSets(
+      scope,
+      plans.map((p) => guardedFields(p.line, p.fields)),
+    );
+    if (matched === plans.length) return new Set();
+    const fresh = await this.lineItems.findByIds(
+      scope,
+      plans.map((p) => p.line._id),
+    );
+    const frozen = new Set(fresh.filter((l) => l.frozen).map((l) => String(l._id)));
+    const fieldsById = new Map(plans.map((p) => [String(p.line._id), p.fields]));
+    const retry = fresh.filter((l) => !l.frozen).map((l) => guardedFields(l, fieldsById.get(String(l._id))!));
+    if ((await this.lineItems.applyGuardedSets(scope, retry)) < retry.length) {
+      const ids = retry.map((r) => r.id);
+      for (const id of await this.lineItems.frozenIds(scope, ids)) frozen.add(id);
+    }
+    return frozen;
+  }
+}
+
+/** The write of hand-given figures, valid only while the line is unfrozen and its `paid` unchanged. */
+function guardedFields(line: LineItem, fields: FieldValues): GuardedSet {
+  const set: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(fields)) set[k] = k === 'commissionPlan' ? v : round2(v as number);
+  if (set.payout !== undefined) Object.assign(set, payoutState(set.payout as number, line.paid));
+  return { id: line._id, guard: { frozen: false, paid: line.paid }, set };
+}

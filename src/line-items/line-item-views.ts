@@ -1,0 +1,123 @@
+import type { Types } from 'mongoose';
+import type { LineItem, PayoutStatus } from './line-item.schema';
+
+/**
+ * The shapes in which LineItemsRepository hands out line items to each caller, with the projection
+ * each read uses. Figures stay in the line item; these are read-only views of it.
+ */
+
+/** One conditional write: `set` applies to the line item only while `guard` still holds. */
+export interface GuardedSet {
+  id: Types.ObjectId;
+  guard: Record<string, unknown>;
+  set: Record<string, unknown>;
+}
+
+// ---- payouts ----------------------------------------------------------------------------------
+
+export interface PayoutRowFilter {
+  vendorId?: Types.ObjectId;
+  orderCreatedAt?: { $gte?: Date; $lte?: Date };
+  payoutStatus?: PayoutStatus;
+  fulfillmentStatus?: 'fulfilled' | 'unfulfilled';
+}
+
+/** The fields a payout row (spec §2.8) is built from. */
+export type PayoutRowSource = Pick<
+  LineItem,
+  | '_id'
+  | 'orderNumber'
+  | 'orderName'
+  | 'vendorId'
+  | 'vendorName'
+  | 'name'
+  | 'payout'
+  | 'paid'
+  | 'balance'
+  | 'payoutStatus'
+  | 'fulfillmentStatus'
+  | 'batchId'
+  | 'orderCreatedAt'
+>;
+
+export const PAYOUT_ROW_PROJECTION = projectionOf<PayoutRowSource>([
+  'orderNumber',
+  'orderName',
+  'vendorId',
+  'vendorName',
+  'name',
+  'payout',
+  'paid',
+  'balance',
+  'payoutStatus',
+  'fulfillmentStatus',
+  'batchId',
+  'orderCreatedAt',
+]);
+
+/** What the payout engine reads of a payable line item. */
+export type PayableLineItem = Pick<LineItem, '_id' | 'paid' | 'balance'>;
+
+/** What a batch's totals are summed from. */
+export type BatchPaidLineItem = Pick<LineItem, '_id' | 'orderId' | 'batchPaidAmount'>;
+
+// ---- fulfillments -----------------------------------------------------------------------------
+
+export interface FulfillmentRowFilter {
+  vendorId?: Types.ObjectId;
+  orderCreatedAt?: { $gte?: Date; $lte?: Date };
+  fulfillmentStatus?: 'fulfilled' | 'unfulfilled';
+  shipmentStatus?: string;
+}
+
+/** The fields a fulfillment row (spec §2.7) is built from. */
+export type FulfillmentRowSource = Pick<
+  LineItem,
+  | '_id'
+  | 'orderNumber'
+  | 'orderName'
+  | 'orderCreatedAt'
+  | 'vendorId'
+  | 'vendorName'
+  | 'name'
+  | 'variantTitle'
+  | 'sku'
+  | 'fulfillmentStatus'
+  | 'fulfillment'
+  | 'shippingAddress'
+  | 'billingAddress'
+>;
+
+export const FULFILLMENT_ROW_PROJECTION = projectionOf<FulfillmentRowSource>([
+  'orderNumber',
+  'orderName',
+  'orderCreatedAt',
+  'vendorId',
+  'vendorName',
+  'name',
+  'variantTitle',
+  'sku',
+  'fulfillmentStatus',
+  'fulfillment',
+  'shippingAddress',
+  'billingAddress',
+]);
+
+/** What fulfillment creation reads of a requested line item. */
+export type FulfillableLineItem = Pick<
+  LineItem,
+  '_id' | 'orderId' | 'lineItemId' | 'quantity' | 'cancelled' | 'fulfillmentStatus' | 'fulfillmentLock'
+>;
+
+export const FULFILLABLE_PROJECTION = projectionOf<FulfillableLineItem>([
+  'orderId',
+  'lineItemId',
+  'quantity',
+  'cancelled',
+  'fulfillmentStatus',
+  'fulfillmentLock',
+]);
+
+function projectionOf<V>(fields: Array<Exclude<keyof V, '_id'> & string>): Record<string, 1> {
+  return Object.fromEntries(fields.map((f) => [f, 1]));
+}

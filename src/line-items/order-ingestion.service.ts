@@ -1,0 +1,151 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock/clock';
+import { multiplyAmount, payoutState, round2, splitShipping } from '../common/money';
+import type { ShopScope } from '../common/tenancy';
+import { normaliseVendorName } from '../vendors/vendor-policy';
+import { ConcurrentLineItemChange } from './concurrent-line-item-change';
+import type { IncomingOrder } from './incoming-order';
+import type { LineItem, LineItemFulfillment } from './line-item.schema';
+import { LineItemPricing, price } from './line-item-pricing';
+import type { GuardedSet } from './line-item-views';
+import { LineItemsRepository } from './line-items.repository';
+import { OrderSummaryRefresher } from './order-summary.refresher';
+import { toFulfillment } from './platform-fulfillments.service';
+
+/** Store-platform orders (create, updated, paid, cancelled) into calculated line items and order summaries. */
+@Injectable()
+export class OrderIngestionService {
+  constructor(
+    private readonly lineItems: LineItemsRepository,
+    private readonly pricing: LineItemPricing,
+    private readonly summaries: OrderSummaryRefresher,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Writes an order's line items: every figure is computed from the order (DESIGN §6), except
+   * `deduction`, which only a person writes. Frozen (paid out) line items keep their figures and get
+   * only the order context; lines already ingested from a newer version of the order are left
+   * alone. Ends with the order's summaries, written once.
+   */
+  async ingestOrder(scope: ShopScope, order: IncomingOrder, isNewOrder: boolean): Promise<void> {
+    const stored = isNewOrder ? [] : await this.lineItems.findForOrders(scope, [order.orderId]);
+    const storedById = new Map(stored.map((l) => [l.lineItemId, l]));
+    const ctx = await this.pricing.load(scope, {
+      vendorNames: order.lines.map((l) => normaliseVendorName(l.vendor)),
+      vendorIds: stored.map((l) => l.vendorId),
+      skus: order.lines.map((l) => l.sku),
+    });
+    const shares = splitShipping(
+      order.shippingTotal,
+      order.lines.map((l) => multiplyAmount(l.price, l.quantity)),
+    );
+    const platformFulfillment = new Map<number, LineItemFulfillment>();
+    for (const f of order.fulfillments) {
+      for (const id of f.lineItemIds) platformFulfillment.set(id, toFulfillment(f, null, this.clock.now()));
+    }
+    const context = {
+      orderName: order.orderName,
+      orderNumber: order.orderNumber,
+      orderCreatedAt: order.createdAt,
+      financialStatus: order.financialStatus,
+      cancelled: order.cancelled,
+      shippingAddress: order.shippingAddress,
+      billingAddress: order.billingAddress,
+    };
+
+    const inserts: Array<Partial<LineItem>> = [];
+    const writes: GuardedSet[] = [];
+    const contextOnly: GuardedSet[] = [];
+    const final = new Map<number, LineItem | Partial<LineItem>>(stored.map((l) => [l.lineItemId, l]));
+    let vendorChanged = false;
+
+    order.lines.forEach((line, i) => {
+      const prev = storedById.get(line.lineItemId);
+      if (prev && (prev.frozen || (prev.sourceUpdatedAt && prev.sourceUpdatedAt > order.updatedAt))) {
+        if (prev.frozen) contextOnly.push({ id: prev._id, guard: {}, set: context });
+        return;
+      }
+      const vendorName = normaliseVendorName(line.vendor);
+      const { vendor, figures } = price(
+        ctx,
+        {
+          vendorName,
+          currentVendorId: prev && prev.vendorName === vendorName ? prev.vendorId : null,
+          sku: line.sku,
+        },
+        {
+          price: line.price,
+          quantity: line.quantity,
+          discounts: line.discounts,
+          taxes: line.taxes,
+          shipping: shares[i],
+          deduction: prev?.deduction ?? 0,
+        },
+      );
+      const fields: Partial<LineItem> = {
+        ...context,
+        vendorId: vendor?._id ?? null,
+        vendorName,
+        name: line.name,
+        variantTitle: line.variantTitle,
+        sku: line.sku,
+        productId: line.productId,
+        variantId: line.variantId,
+        price: round2(line.price),
+        quantity: line.quantity,
+        sourceUpdatedAt: order.updatedAt,
+        ...figures,
+        ...payoutState(figures.payout, prev?.paid ?? 0),
+      };
+      const fromPlatform = platformFulfillment.get(line.lineItemId) ?? null;
+      const platformSaysFulfilled = line.fulfilled || fromPlatform !== null;
+      if (!prev) {
+        Object.assign(fields, {
+          fulfillmentStatus: platformSaysFulfilled ? 'fulfilled' : 'unfulfilled',
+          fulfillment: fromPlatform,
+        });
+        inserts.push({ ...fields, orderId: order.orderId, lineItemId: line.lineItemId });
+        final.set(line.lineItemId, fields);
+        return;
+      }
+      // Guard on what others may write meanwhile: the payout engine (paid, frozen), a person (deduction).
+      const guard: Record<string, unknown> = { frozen: false, paid: prev.paid, deduction: prev.deduction };
+      if (prev.fulfillmentStatus !== 'fulfilled' && platformSaysFulfilled) {
+        Object.assign(fields, {
+          fulfillmentStatus: 'fulfilled',
+          fulfillment: prev.fulfillment ?? fromPlatform,
+        });
+        guard.fulfillmentStatus = prev.fulfillmentStatus;
+      }
+      if (String(prev.vendorId) !== String(fields.vendorId)) vendorChanged = true;
+      writes.push({ id: prev._id, guard, set: fields });
+      final.set(line.lineItemId, { ...prev, ...fields });
+    });
+
+    if (inserts.length > 0 && !(await this.lineItems.insertNew(scope, inserts))) {
+      throw new ConcurrentLineItemChange(`line items of order ${order.orderId} were created concurrently`);
+    }
+    if ((await this.lineItems.applyGuardedSets(scope, writes)) < writes.length) {
+      throw new ConcurrentLineItemChange(`line items of order ${order.orderId} changed while ingesting`);
+    }
+    await this.lineItems.applyGuardedSets(scope, contextOnly);
+
+    const docs = this.summaries.docsFor(
+      scope,
+      {
+        orderId: order.orderId,
+        orderName: order.orderName,
+        orderNumber: order.orderNumber,
+        orderCreatedAt: order.createdAt,
+        financialStatus: order.financialStatus,
+        cancelled: order.cancelled,
+        notes: order.notes,
+        customer: order.customer,
+      },
+      [...final.values()] as LineItem[],
+    );
+    if (isNewOrder) await this.summaries.writeNew(scope, order.orderId, docs);
+    else await this.summaries.write(scope, [order.orderId], docs, vendorChanged);
+  }
+}

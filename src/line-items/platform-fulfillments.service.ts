@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock/clock';
+import type { ShopScope } from '../common/tenancy';
+import { ConcurrentLineItemChange } from './concurrent-line-item-change';
+import type { IncomingFulfillment } from './incoming-order';
+import type { LineItemFulfillment } from './line-item.schema';
+import { LineItemsRepository } from './line-items.repository';
+import { OrderSummaryRefresher } from './order-summary.refresher';
+
+/** Fulfillments the store platform reports (webhooks), as opposed to those created through POST /v1/fulfillments. */
+@Injectable()
+export class PlatformFulfillmentsService {
+  constructor(
+    private readonly lineItems: LineItemsRepository,
+    private readonly summaries: OrderSummaryRefresher,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * fulfillments/create|update: records the platform fulfillment (tracking, shipment status) on the
+   * line items it covers. The order must have been ingested first; until then the job retries.
+   */
+  async apply(scope: ShopScope, f: IncomingFulfillment): Promise<number> {
+    const lines = await this.lineItems.findForOrders(scope, [f.orderId]);
+    if (lines.length === 0) {
+      throw new ConcurrentLineItemChange(`order ${f.orderId} has not been ingested yet`);
+    }
+    const covered = new Set(f.lineItemIds);
+    const targets = covered.size > 0 ? lines.filter((l) => covered.has(l.lineItemId)) : lines;
+    const fulfilled = f.status === 'success';
+    const now = this.clock.now();
+    await this.lineItems.applyGuardedSets(
+      scope,
+      targets.map((l) => ({
+        id: l._id,
+        guard: {},
+        set: {
+          fulfillment: toFulfillment(f, l.fulfillment, now),
+          fulfillmentStatus: fulfilled ? 'fulfilled' : 'unfulfilled',
+        },
+      })),
+    );
+    await this.summaries.refresh(scope, [f.orderId]);
+    return targets.length;
+  }
+}
+
+/** A platform fulfillment as stored on a line item; the first creation and delivery times are kept. */
+export function toFulfillment(
+  f: IncomingFulfillment,
+  prev: LineItemFulfillment | null,
+  now: Date,
+): LineItemFulfillment {
+  const delivered = f.shipmentStatus === 'delivered';
+  return {
+    status: f.status,
+    trackingCompany: f.trackingCompany,
+    trackingNumber: f.trackingNumber,
+    trackingUrl: f.trackingUrl,
+    shipmentStatus: f.shipmentStatus,
+    platformFulfillmentId: f.fulfillmentId,
+    createdAt: prev?.createdAt ?? f.createdAt ?? f.updatedAt ?? now,
+    deliveredAt: delivered ? (prev?.deliveredAt ?? f.updatedAt ?? now) : null,
+  };
+}

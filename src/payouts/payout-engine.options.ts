@@ -1,0 +1,10 @@
+/** Engine tuning, a provider so that tests can force several chunks on a small batch. */
+export abstract class PayoutEngineOptions {
+  /** Line items per marking chunk (one bulk write each, the lease renewed after each). */
+  abstract readonly chunkSize: number;
+  /** How long a run's lease lasts without renewal. */
+  abstract readonly leaseMs: number;
+}
+
+/** 100 lines per chunk keeps lease renewals frequent even where each write is slow (FerretDB). */
+export const DEFAULT_PAYOUT_ENGINE_OPTIONS: PayoutEngineOptions = { chunkSize: 100, leaseMs: 5 * 60_000 };

@@ -1,0 +1,203 @@
+import { Types } from 'mongoose';
+import { sumAmounts } from '../../src/common/money';
+import type { ShopScope } from '../../src/common/tenancy';
+import type { LineItem } from '../../src/line-items/line-item.schema';
+import type { BatchPaidLineItem, GuardedSet, PayableLineItem } from '../../src/line-items/line-item-views';
+import type { LineItemsRepository } from '../../src/line-items/line-items.repository';
+import type { OrderSummaryRefresher } from '../../src/line-items/order-summary.refresher';
+import { inScope, matchesAll, SHOP } from './fake';
+
+/** A stored line item with the schema's defaults; `overrides` set what a test cares about. */
+export function lineItem(overrides: Partial<LineItem> & { orderId: number; lineItemId: number }): LineItem {
+  return {
+    _id: new Types.ObjectId(),
+    shopId: new Types.ObjectId(SHOP.shopId),
+    vendorId: null,
+    vendorName: null,
+    orderName: `#${overrides.orderId}`,
+    orderNumber: overrides.orderId,
+    orderCreatedAt: new Date('2026-11-01T10:00:00.000Z'),
+    financialStatus: 'paid',
+    cancelled: false,
+    shippingAddress: null,
+    billingAddress: null,
+    name: 'Item',
+    variantTitle: null,
+    sku: null,
+    productId: null,
+    variantId: null,
+    price: 0,
+    quantity: 1,
+    sourceUpdatedAt: null,
+    sales: 0,
+    discount: 0,
+    salesAfterDiscount: 0,
+    tax: 0,
+    shipping: 0,
+    commission: 0,
+    commissionPlan: null,
+    costOfItem: 0,
+    taxOnCommissions: 0,
+    tcs: 0,
+    totalGlobalDeductions: 0,
+    deduction: 0,
+    payout: 0,
+    paid: 0,
+    balance: 0,
+    payoutStatus: 'unpaid',
+    frozen: false,
+    batchId: null,
+    batchPaidAmount: null,
+    paidAt: null,
+    fulfillmentStatus: 'unfulfilled',
+    fulfillment: null,
+    fulfillmentLock: null,
+    fulfillmentLockedAt: null,
+    createdAt: new Date('2026-11-01T10:00:00.000Z'),
+    updatedAt: new Date('2026-11-01T10:00:00.000Z'),
+    ...overrides,
+  };
+}
+
+type Used =
+  | 'findForOrders'
+  | 'findByPairs'
+  | 'findBySku'
+  | 'findByIds'
+  | 'frozenIds'
+  | 'applyGuardedSets'
+  | 'listPayable'
+  | 'vendorsWithPayable'
+  | 'markPaid'
+  | 'paidByBatch';
+
+/** The line_items collection in memory, with the repository's write guards. */
+export class FakeLineItemsRepository implements Pick<LineItemsRepository, Used> {
+  readonly docs: LineItem[] = [];
+  /** Every guarded-set batch written, in order. */
+  readonly guardedWrites: GuardedSet[][] = [];
+  /** Called with the items of each markPaid call after its write: throw from it to crash a run there. */
+  afterMarkPaid: (items: PayableLineItem[]) => void = () => undefined;
+  /** Called before each applyGuardedSets: lets a test change a line "concurrently". */
+  beforeGuardedWrite: () => void = () => undefined;
+
+  add(...items: LineItem[]): LineItem[] {
+    this.docs.push(...items);
+    return items;
+  }
+
+  get(id: Types.ObjectId): LineItem {
+    return this.docs.find((d) => d._id.equals(id))!;
+  }
+
+  async findForOrders(scope: ShopScope, orderIds: number[]): Promise<LineItem[]> {
+    return this.rows(scope)
+      .filter((d) => orderIds.includes(d.orderId))
+      .sort((a, b) => a.orderId - b.orderId || a.lineItemId - b.lineItemId);
+  }
+
+  async findByPairs(
+    scope: ShopScope,
+    pairs: Array<{ orderId: number; lineItemId: number }>,
+  ): Promise<LineItem[]> {
+    const wanted = new Set(pairs.map((p) => `${p.orderId}:${p.lineItemId}`));
+    return this.rows(scope).filter((d) => wanted.has(`${d.orderId}:${d.lineItemId}`));
+  }
+
+  async findBySku(scope: ShopScope, sku: string): Promise<LineItem[]> {
+    return this.rows(scope)
+      .filter((d) => d.sku === sku)
+      .sort((a, b) => a.orderCreatedAt.getTime() - b.orderCreatedAt.getTime());
+  }
+
+  async findByIds(scope: ShopScope, ids: Types.ObjectId[]): Promise<LineItem[]> {
+    return this.rows(scope).filter((d) => ids.some((id) => id.equals(d._id)));
+  }
+
+  async frozenIds(scope: ShopScope, ids: Types.ObjectId[]): Promise<Set<string>> {
+    return new Set((await this.findByIds(scope, ids)).filter((d) => d.frozen).map((d) => String(d._id)));
+  }
+
+  async applyGuardedSets(scope: ShopScope, writes: GuardedSet[]): Promise<number> {
+    this.beforeGuardedWrite();
+    this.guardedWrites.push(writes);
+    let matched = 0;
+    for (const w of writes) {
+      const doc = this.live(scope).find((d) => d._id.equals(w.id) && matchesAll(d, w.guard));
+      if (!doc) continue;
+      Object.assign(doc, w.set);
+      matched++;
+    }
+    return matched;
+  }
+
+  async listPayable(scope: ShopScope, vendorId: Types.ObjectId, cutoff: Date): Promise<PayableLineItem[]> {
+    return this.payable(scope, cutoff)
+      .filter((d) => String(d.vendorId) === String(vendorId))
+      .sort((a, b) => String(a._id).localeCompare(String(b._id)))
+      .map((d) => ({ _id: d._id, paid: d.paid, balance: d.balance }));
+  }
+
+  async vendorsWithPayable(scope: ShopScope, cutoff: Date): Promise<Types.ObjectId[]> {
+    const ids = new Map<string, Types.ObjectId>();
+    for (const d of this.payable(scope, cutoff)) if (d.vendorId) ids.set(String(d.vendorId), d.vendorId);
+    return [...ids.values()];
+  }
+
+  async markPaid(scope: ShopScope, items: PayableLineItem[], batchId: string, at: Date): Promise<void> {
+    for (const li of items) {
+      const doc = this.live(scope).find(
+        (d) =>
+          d._id.equals(li._id) &&
+          matchesAll(d, { batchId: null, frozen: false, paid: li.paid, balance: li.balance }),
+      );
+      if (!doc) continue;
+      Object.assign(doc, {
+        paid: sumAmounts([li.paid, li.balance]),
+        balance: 0,
+        payoutStatus: 'paid',
+        frozen: true,
+        batchId,
+        batchPaidAmount: li.balance,
+        paidAt: at,
+      });
+    }
+    this.afterMarkPaid(items);
+  }
+
+  async paidByBatch(scope: ShopScope, batchId: string): Promise<BatchPaidLineItem[]> {
+    return this.rows(scope)
+      .filter((d) => d.batchId === batchId)
+      .map((d) => ({ _id: d._id, orderId: d.orderId, batchPaidAmount: d.batchPaidAmount }));
+  }
+
+  /** Copies, as `.lean()` reads are: a caller's changes never reach the store. */
+  private rows(scope: ShopScope): LineItem[] {
+    return this.live(scope).map((d) => ({ ...d }));
+  }
+
+  private live(scope: ShopScope): LineItem[] {
+    return inScope(scope, this.docs);
+  }
+
+  private payable(scope: ShopScope, cutoff: Date): LineItem[] {
+    return this.live(scope).filter(
+      (d) =>
+        d.financialStatus === 'paid' &&
+        d.cancelled !== true &&
+        d.orderCreatedAt <= cutoff &&
+        d.balance > 0 &&
+        d.batchId === null &&
+        !d.frozen,
+    );
+  }
+}
+
+/** Records which orders' summaries were refreshed. */
+export class FakeSummaries implements Pick<OrderSummaryRefresher, 'refresh'> {
+  readonly refreshed: number[][] = [];
+
+  async refresh(_scope: ShopScope, orderIds: number[]): Promise<void> {
+    this.refreshed.push([...orderIds]);
+  }
+}
