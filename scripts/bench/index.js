@@ -6,6 +6,7 @@ const GROUPS = {
   payouts: require('./payouts.bench'),
   commissions: require('./commissions.bench'),
   dataflow: require('./dataflow.bench'),
+  probe: require('./probe.bench'),
 };
 
 async function main() {

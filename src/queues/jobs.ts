@@ -1,5 +1,6 @@
 import { Process } from '@nestjs/bull';
 import type { Job, JobOptions, Queue } from 'bull';
+import { OperationContexts } from '../common/context/operation-context';
 import type { WebhookTopic } from '../ingestion/webhook-topics';
 
 /**
@@ -84,9 +85,14 @@ export function jobEntry<N extends JobName>(
   return opts ? { name, data, opts } : { name, data };
 }
 
+/** The operation id a job's work is attributed to (logs, database command costs). */
+export function jobOperationId(queue: QueueName, jobId: string | number): string {
+  return `job:${queue}:${jobId}`;
+}
+
 /**
  * Marks a method of a `@Processor(queue)` class as the handler of one job of that queue; the
- * handler receives `Job<JobData<name>>`.
+ * handler receives `Job<JobData<name>>` and runs in the job's operation context.
  */
 export function OnJob<Q extends QueueName>(spec: {
   queue: Q;
@@ -94,5 +100,16 @@ export function OnJob<Q extends QueueName>(spec: {
   concurrency?: number;
 }): MethodDecorator {
   const name: string = spec.name;
-  return spec.concurrency === undefined ? Process(name) : Process({ name, concurrency: spec.concurrency });
+  const process =
+    spec.concurrency === undefined ? Process(name) : Process({ name, concurrency: spec.concurrency });
+  return (target, key, descriptor) => {
+    const handler = descriptor.value as unknown as (this: unknown, job: Job) => unknown;
+    const wrapped = function (this: unknown, job: Job) {
+      return OperationContexts.run({ id: jobOperationId(spec.queue, job.id), kind: 'job' }, () =>
+        handler.call(this, job),
+      );
+    };
+    descriptor.value = wrapped as unknown as typeof descriptor.value;
+    return process(target, key, descriptor);
+  };
 }

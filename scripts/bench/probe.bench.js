@@ -1,0 +1,55 @@
+// The store probe (issue 11): what a new user sees on the default store. Seeds a demo shop with
+// BENCH_PROBE_ORDERS orders (default 2000) through `seed:demo` (the real ingestion path), waits until
+// every order is visible in GET /v2/orders, then times BENCH_PROBE_REPEAT (default 10) sequential
+// requests of each of six endpoints on the demo shop.
+//   targets: seed + visible ≤ 30 s for 2,000 orders; every endpoint p95 ≤ 300 ms
+const harness = require('./harness');
+
+const ORDERS = Number(process.env.BENCH_PROBE_ORDERS || 2000);
+const REPEAT = Number(process.env.BENCH_PROBE_REPEAT || 10);
+
+function pct(samples, p) {
+  const s = [...samples].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+}
+
+async function timed(path, token) {
+  const t0 = process.hrtime.bigint();
+  const res = await fetch(harness.BASE + path, { headers: { 'x-access-token': token } });
+  await res.text();
+  if (!res.ok) throw new Error(`GET ${path} → ${res.status}`);
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
+module.exports = async function probe() {
+  const t0 = Date.now();
+  const demo = harness.cli('seed:demo', '--orders', String(ORDERS));
+  const { token } = await harness.json('POST', '/v1/authenticate', { apiKey: demo.apiKey, shopDomain: demo.shopDomain });
+  for (;;) {
+    const page = await harness.json('GET', '/v2/orders?first=1', undefined, token);
+    if (page.totalCount >= ORDERS) break;
+    if (Date.now() - t0 > 15 * 60_000) throw new Error(`only ${page.totalCount} of ${ORDERS} orders visible after 15 min`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const seedSeconds = (Date.now() - t0) / 1000;
+  const vendorId = demo.vendors[0].vendorId;
+  const endpoints = [
+    '/v2/orders?first=20',
+    `/v1/payouts?vendorId=${vendorId}`,
+    '/v1/payouts?status=unpaid',
+    `/v1/fulfillments?vendorId=${vendorId}`,
+    '/v1/products',
+    '/v1/users',
+  ];
+  const rows = [{ scenario: `seed:demo --orders ${ORDERS} until visible`, seconds: +seedSeconds.toFixed(1) }];
+  const verdicts = [{ target: `seed:demo --orders ${ORDERS} visible ≤ 30 s`, value: `${seedSeconds.toFixed(1)} s`, pass: seedSeconds <= 30 }];
+  for (const path of endpoints) {
+    await timed(path, token); // warm-up
+    const samples = [];
+    for (let i = 0; i < REPEAT; i++) samples.push(await timed(path, token));
+    const p95 = pct(samples, 95);
+    rows.push({ scenario: `GET ${path.replace(vendorId, '{vendorId}')}`, p50_ms: +pct(samples, 50).toFixed(1), p95_ms: +p95.toFixed(1) });
+    verdicts.push({ target: `GET ${path.replace(vendorId, '{vendorId}')} p95 ≤ 300 ms`, value: `${p95.toFixed(1)} ms`, pass: p95 <= 300 });
+  }
+  return { rows, verdicts };
+};
