@@ -59,9 +59,15 @@ export class PayoutAdjustment {
 
 export const PayoutAdjustmentSchema = SchemaFactory.createForClass(PayoutAdjustment);
 PayoutAdjustmentSchema.index({ shopId: 1, customId: 1 }, { unique: true });
-PayoutAdjustmentSchema.index({ shopId: 1, createdAt: -1, _id: -1 });
+// GET /v2/payout-adjustments (status and type sent as `$in` over every value when not filtered;
+// the customItemDate range follows the sort keys)
+const NEWEST = { createdAt: -1, _id: -1 } as const;
+PayoutAdjustmentSchema.index({ shopId: 1, status: 1, type: 1, ...NEWEST, customItemDate: 1 });
+PayoutAdjustmentSchema.index({ shopId: 1, vendorId: 1, status: 1, type: 1, ...NEWEST, customItemDate: 1 });
+// The payout engine: a vendor's UNPAID adjustments up to a cut-off, the vendors that have some, a batch's.
 PayoutAdjustmentSchema.index({ shopId: 1, vendorId: 1, status: 1, customItemDate: 1 });
-PayoutAdjustmentSchema.index({ shopId: 1, batchId: 1 });
+PayoutAdjustmentSchema.index({ shopId: 1, status: 1, customItemDate: 1 });
+PayoutAdjustmentSchema.index({ shopId: 1, batchId: 1, status: 1 });
 
 /** Per-shop sequence behind `customId` (one document per shop, `_id` = `adjustments:<shopId>`). */
 @Schema({ collection: 'payout_adjustment_sequences', versionKey: false })

@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ShopScope, TenantRepository } from '../common/tenancy';
+import { valueOrAny } from '../database/query-filters';
 import {
+  ADJUSTMENT_STATUSES,
+  ADJUSTMENT_TYPES,
   AdjustmentStatus,
   AdjustmentType,
   PayoutAdjustment,
@@ -79,7 +82,13 @@ export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustme
     filter: AdjustmentListFilter,
     page: { offset: number; limit: number },
   ): Promise<{ total: number; items: PayoutAdjustment[] }> {
-    return this.offsetPage<PayoutAdjustment>(scope, { ...filter }, { createdAt: -1, _id: -1 }, page);
+    const where = {
+      vendorId: filter.vendorId,
+      status: valueOrAny(filter.status, ADJUSTMENT_STATUSES),
+      type: valueOrAny(filter.type, ADJUSTMENT_TYPES),
+      customItemDate: filter.customItemDate,
+    };
+    return this.offsetPage<PayoutAdjustment>(scope, where, { createdAt: -1, _id: -1 }, page);
   }
 
   /** Applies the changes only while the adjustment is UNPAID; null when it is PAID or absent. */
@@ -109,7 +118,6 @@ export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustme
         vendorId: 1,
         amount: 1,
       })
-      .sort({ _id: 1 })
       .lean<PayableAdjustment[]>()
       .exec();
   }

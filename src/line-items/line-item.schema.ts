@@ -3,6 +3,21 @@ import { Schema as MongooseSchema, Types } from 'mongoose';
 
 export const PAYOUT_STATUSES = ['unpaid', 'partial', 'paid'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+export const FULFILLMENT_STATUSES = ['fulfilled', 'unfulfilled'] as const;
+export type FulfillmentStatus = (typeof FULFILLMENT_STATUSES)[number];
+
+/**
+ * Whether a line item is a payout row (GET /v1/payouts): it belongs to a vendor and its order is
+ * paid, or a batch has paid it (whatever happened to the order since). Materialised as `inPayouts`
+ * by every write of vendorId, financialStatus or batchId, so the list is one index range.
+ */
+export function isPayoutRow(line: {
+  vendorId?: unknown;
+  financialStatus?: string;
+  batchId?: string | null;
+}): boolean {
+  return line.vendorId != null && (line.financialStatus === 'paid' || line.batchId != null);
+}
 
 /** Tracking recorded when the line item was fulfilled (spec §2.7 `fulfillment`). */
 @Schema({ _id: false })
@@ -91,10 +106,12 @@ export class LineItem {
   @Prop({ type: Number, default: null }) batchPaidAmount!: number | null;
   /** When the payout engine paid the line. */
   @Prop({ type: Date, default: null }) paidAt!: Date | null;
+  /** `isPayoutRow` of the stored fields (written with vendorId, financialStatus and batchId). */
+  @Prop({ type: Boolean, default: false }) inPayouts!: boolean;
 
   // Fulfillment.
-  @Prop({ type: String, enum: ['fulfilled', 'unfulfilled'], default: 'unfulfilled' }) fulfillmentStatus!:
-    'fulfilled' | 'unfulfilled';
+  @Prop({ type: String, enum: FULFILLMENT_STATUSES, default: 'unfulfilled' })
+  fulfillmentStatus!: FulfillmentStatus;
   @Prop({ type: LineItemFulfillmentSchema, default: null }) fulfillment!: LineItemFulfillment | null;
   /** Claim held while a POST /v1/fulfillments call is creating this line's fulfillment (expires). */
   @Prop({ type: String, default: null }) fulfillmentLock!: string | null;
@@ -105,9 +122,49 @@ export class LineItem {
 }
 
 export const LineItemSchema = SchemaFactory.createForClass(LineItem);
+// Every query shape has one serving index under MongoDB's ESR rule (equality, sort, range). List
+// filters that may be absent are sent as `$in` over every value of the enum, so one index per
+// vendor / no-vendor family serves every combination (MongoDB merges the sorted point ranges).
 LineItemSchema.index({ shopId: 1, orderId: 1, lineItemId: 1 }, { unique: true });
-LineItemSchema.index({ shopId: 1, vendorId: 1, orderCreatedAt: -1, _id: -1 });
-LineItemSchema.index({ shopId: 1, financialStatus: 1, orderCreatedAt: -1 });
-LineItemSchema.index({ shopId: 1, sku: 1 });
+LineItemSchema.index({ shopId: 1, sku: 1, orderCreatedAt: 1, _id: 1 });
 LineItemSchema.index({ shopId: 1, vendorName: 1 });
 LineItemSchema.index({ shopId: 1, batchId: 1 });
+// GET /v1/payouts
+const NEWEST = { orderCreatedAt: -1, _id: -1 } as const;
+LineItemSchema.index({ shopId: 1, inPayouts: 1, payoutStatus: 1, fulfillmentStatus: 1, ...NEWEST });
+LineItemSchema.index({
+  shopId: 1,
+  inPayouts: 1,
+  vendorId: 1,
+  payoutStatus: 1,
+  fulfillmentStatus: 1,
+  ...NEWEST,
+});
+// GET /v1/fulfillments (without and with a shipment status filter)
+LineItemSchema.index({ shopId: 1, financialStatus: 1, fulfillmentStatus: 1, ...NEWEST });
+LineItemSchema.index({ shopId: 1, financialStatus: 1, vendorId: 1, fulfillmentStatus: 1, ...NEWEST });
+LineItemSchema.index({
+  shopId: 1,
+  financialStatus: 1,
+  'fulfillment.shipmentStatus': 1,
+  fulfillmentStatus: 1,
+  ...NEWEST,
+});
+LineItemSchema.index({
+  shopId: 1,
+  financialStatus: 1,
+  vendorId: 1,
+  'fulfillment.shipmentStatus': 1,
+  fulfillmentStatus: 1,
+  ...NEWEST,
+});
+// The payout engine: a vendor's payable lines up to a cut-off, and the vendors that have some.
+LineItemSchema.index({
+  shopId: 1,
+  financialStatus: 1,
+  batchId: 1,
+  vendorId: 1,
+  orderCreatedAt: 1,
+  balance: 1,
+  cancelled: 1,
+});

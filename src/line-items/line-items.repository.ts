@@ -4,7 +4,8 @@ import { Model, Types } from 'mongoose';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { sumAmounts } from '../common/money';
 import { chunkedBulkWrite, UPDATE_MANY_CHUNK } from '../database/bulk-write';
-import { LineItem, LineItemFulfillment } from './line-item.schema';
+import { valueOrAny } from '../database/query-filters';
+import { FULFILLMENT_STATUSES, LineItem, LineItemFulfillment, PAYOUT_STATUSES } from './line-item.schema';
 import {
   BatchPaidLineItem,
   FULFILLABLE_PROJECTION,
@@ -133,18 +134,19 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
     page: { offset: number; limit: number },
   ): Promise<{ total: number; items: PayoutRowSource[] }> {
     const where = {
-      ...filter,
-      ...(filter.vendorId ? {} : { vendorId: { $ne: null } }),
-      $or: [{ financialStatus: 'paid' }, { batchId: { $ne: null } }],
+      inPayouts: true,
+      vendorId: filter.vendorId,
+      payoutStatus: valueOrAny(filter.payoutStatus, PAYOUT_STATUSES),
+      fulfillmentStatus: valueOrAny(filter.fulfillmentStatus, FULFILLMENT_STATUSES),
+      orderCreatedAt: filter.orderCreatedAt,
     };
     return this.offsetPage(scope, where, NEWEST_ORDER_FIRST, page, PAYOUT_ROW_PROJECTION);
   }
 
-  /** The vendor's payable line items up to the cut-off, in a stable order (one read). */
+  /** The vendor's payable line items up to the cut-off (one read). */
   listPayable(scope: ShopScope, vendorId: Types.ObjectId, cutoff: Date): Promise<PayableLineItem[]> {
     return this.model
       .find(this.scoped(scope, { ...payable(cutoff), vendorId }), { paid: 1, balance: 1 })
-      .sort({ _id: 1 })
       .lean<PayableLineItem[]>()
       .exec();
   }
@@ -153,7 +155,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
   async vendorsWithPayable(scope: ShopScope, cutoff: Date): Promise<Types.ObjectId[]> {
     const rows = await this.model
       .aggregate<{ _id: Types.ObjectId | null }>([
-        { $match: this.scoped(scope, payable(cutoff)) },
+        { $match: this.scoped(scope, { ...payable(cutoff), vendorId: { $ne: null } }) },
         { $group: { _id: '$vendorId' } },
       ])
       .exec();
@@ -174,6 +176,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
         payoutStatus: 'paid',
         frozen: true,
         batchId,
+        inPayouts: true,
         batchPaidAmount: li.balance,
         paidAt: at,
       },
@@ -200,6 +203,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
     const where = {
       ...rest,
       ...(shipmentStatus !== undefined ? { 'fulfillment.shipmentStatus': shipmentStatus } : {}),
+      fulfillmentStatus: valueOrAny(rest.fulfillmentStatus, FULFILLMENT_STATUSES),
       financialStatus: 'paid',
     };
     return this.offsetPage(scope, where, NEWEST_ORDER_FIRST, page, FULFILLMENT_ROW_PROJECTION);
@@ -262,14 +266,16 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
   }
 }
 
-/** A line the payout engine may pay: on a paid, uncancelled order up to the cut-off, with a balance. */
+/**
+ * A line the payout engine may pay: on a paid, uncancelled order up to the cut-off, with a balance,
+ * not yet in a batch (only the engine freezes a line, and it sets batchId with it).
+ */
 function payable(cutoff: Date): Record<string, unknown> {
   return {
     financialStatus: 'paid',
-    cancelled: { $ne: true },
+    batchId: null,
     orderCreatedAt: { $lte: cutoff },
     balance: { $gt: 0 },
-    batchId: null,
-    frozen: false,
+    cancelled: { $ne: true },
   };
 }

@@ -5,7 +5,7 @@ import type { ShopScope } from '../common/tenancy';
 import { normaliseVendorName } from '../vendors/vendor-policy';
 import { ConcurrentLineItemChange } from './concurrent-line-item-change';
 import type { IncomingOrder } from './incoming-order';
-import type { LineItem, LineItemFulfillment } from './line-item.schema';
+import { isPayoutRow, LineItem, LineItemFulfillment } from './line-item.schema';
 import { LineItemPricing, price } from './line-item-pricing';
 import type { GuardedSet } from './line-item-views';
 import { LineItemsRepository } from './line-items.repository';
@@ -97,6 +97,8 @@ export class OrderIngestionService {
         sourceUpdatedAt: order.updatedAt,
         ...figures,
         ...payoutState(figures.payout, prev?.paid ?? 0),
+        // not frozen, so not in a batch (batchId null)
+        inPayouts: isPayoutRow({ vendorId: vendor?._id, financialStatus: order.financialStatus }),
       };
       const fromPlatform = platformFulfillment.get(line.lineItemId) ?? null;
       const platformSaysFulfilled = line.fulfilled || fromPlatform !== null;

@@ -7,6 +7,7 @@ import { ShopScope, toObjectId } from '../common/tenancy';
 import { jobEntry, Jobs, Queues } from '../queues/jobs';
 import { ConcurrentLineItemChange } from './concurrent-line-item-change';
 import { LineItemPricing, reprice } from './line-item-pricing';
+import { isPayoutRow } from './line-item.schema';
 import type { GuardedSet } from './line-item-views';
 import { LineItemsRepository } from './line-items.repository';
 import { OrderSummaryRefresher } from './order-summary.refresher';
@@ -71,6 +72,11 @@ export class RecalculationService {
         totalGlobalDeductions: f.totalGlobalDeductions,
         payout: f.payout,
         ...payoutState(f.payout, l.paid),
+        inPayouts: isPayoutRow({
+          vendorId: vendor?._id,
+          financialStatus: l.financialStatus,
+          batchId: l.batchId,
+        }),
       };
       // Only lines whose figures change are written (and only their orders' summaries refreshed).
       const unchanged = Object.entries(set).every(

@@ -35,4 +35,4 @@ export class MerchantKey {
 }
 
 export const MerchantKeySchema = SchemaFactory.createForClass(MerchantKey);
-MerchantKeySchema.index({ shopId: 1, createdAt: -1 });
+MerchantKeySchema.index({ shopId: 1, createdAt: -1, _id: -1 });

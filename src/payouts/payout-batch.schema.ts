@@ -58,5 +58,8 @@ export class PayoutBatch {
 }
 
 export const PayoutBatchSchema = SchemaFactory.createForClass(PayoutBatch);
-PayoutBatchSchema.index({ shopId: 1, vendorId: 1, periodEnd: 1 }, { unique: true });
-PayoutBatchSchema.index({ shopId: 1, createdAt: -1, _id: -1 });
+// One batch per vendor and period; also serves "every batch of a period" (a repeated trigger).
+PayoutBatchSchema.index({ shopId: 1, periodEnd: 1, vendorId: 1 }, { unique: true });
+// GET /v1/payouts/batches (status sent as `$in` over every value when not filtered)
+PayoutBatchSchema.index({ shopId: 1, status: 1, createdAt: -1, _id: -1 });
+PayoutBatchSchema.index({ shopId: 1, vendorId: 1, status: 1, createdAt: -1, _id: -1 });

@@ -3,7 +3,8 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { isDuplicateKeyError } from '../database/duplicate-key';
-import { BatchStatus, PayoutBatch } from './payout-batch.schema';
+import { valueOrAny } from '../database/query-filters';
+import { BATCH_STATUSES, BatchStatus, PayoutBatch } from './payout-batch.schema';
 
 export interface BatchTotals {
   lineItemCount: number;
@@ -56,7 +57,8 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
     filter: { vendorId?: Types.ObjectId; status?: BatchStatus },
     page: { offset: number; limit: number },
   ): Promise<{ total: number; items: PayoutBatch[] }> {
-    return this.offsetPage<PayoutBatch>(scope, filter, { createdAt: -1, _id: -1 }, page);
+    const where = { vendorId: filter.vendorId, status: valueOrAny(filter.status, BATCH_STATUSES) };
+    return this.offsetPage<PayoutBatch>(scope, where, { createdAt: -1, _id: -1 }, page);
   }
 
   /** A failed batch goes back to queued when it is triggered again. */

@@ -52,5 +52,5 @@ export type UserRecord = Omit<User, 'passwordHash'>;
 
 export const UserSchema = SchemaFactory.createForClass(User);
 UserSchema.index({ shopId: 1, email: 1 }, { unique: true });
-UserSchema.index({ shopId: 1, vendorId: 1 });
 UserSchema.index({ shopId: 1, createdAt: -1, _id: -1 });
+UserSchema.index({ shopId: 1, vendorId: 1, createdAt: -1, _id: -1 });

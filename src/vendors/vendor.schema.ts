@@ -56,4 +56,6 @@ export class Vendor {
 
 export const VendorSchema = SchemaFactory.createForClass(Vendor);
 VendorSchema.index({ shopId: 1, vendorName: 1 }, { unique: true });
-VendorSchema.index({ shopId: 1, createdAt: -1, _id: -1 });
+// GET /v2/vendors (active sent as `$in: [true, false]` when not filtered) and the active vendors' commissions.
+VendorSchema.index({ shopId: 1, active: 1, createdAt: -1, _id: -1 });
+VendorSchema.index({ shopId: 1, active: 1, vendorName: 1 });

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import type { CursorRows, CursorWindow } from '../common/pagination';
+import { valueOrAny } from '../database/query-filters';
 import { ShopScope, TenantRepository, toObjectId } from '../common/tenancy';
 import { Vendor } from './vendor.schema';
 
@@ -52,10 +53,9 @@ export class VendorsRepository extends TenantRepository<Vendor> {
       .exec();
   }
 
-  /** Records without the flag (written before it existed) count as active. */
   listActive(scope: ShopScope): Promise<VendorSummary[]> {
     return this.model
-      .find(this.scoped(scope, { active: { $ne: false } }), SUMMARY)
+      .find(this.scoped(scope, { active: true }), SUMMARY)
       .sort({ vendorName: 1 })
       .lean<VendorSummary[]>()
       .exec();
@@ -70,9 +70,6 @@ export class VendorsRepository extends TenantRepository<Vendor> {
   }
 
   page(scope: ShopScope, window: CursorWindow, filter: { active?: boolean }): Promise<CursorRows<Vendor>> {
-    const extra: Record<string, unknown> = {};
-    if (filter.active === true) extra.active = { $ne: false };
-    if (filter.active === false) extra.active = false;
-    return this.cursorPage(scope, extra, window);
+    return this.cursorPage(scope, { active: valueOrAny(filter.active, [true, false]) }, window);
   }
 }

@@ -1,7 +1,7 @@
 import { Types } from 'mongoose';
 import { sumAmounts } from '../../src/common/money';
 import type { ShopScope } from '../../src/common/tenancy';
-import type { LineItem } from '../../src/line-items/line-item.schema';
+import { isPayoutRow, LineItem } from '../../src/line-items/line-item.schema';
 import type { BatchPaidLineItem, GuardedSet, PayableLineItem } from '../../src/line-items/line-item-views';
 import type { LineItemsRepository } from '../../src/line-items/line-items.repository';
 import type { OrderSummaryRefresher } from '../../src/line-items/order-summary.refresher';
@@ -9,7 +9,7 @@ import { inScope, matchesAll, SHOP } from './fake';
 
 /** A stored line item with the schema's defaults; `overrides` set what a test cares about. */
 export function lineItem(overrides: Partial<LineItem> & { orderId: number; lineItemId: number }): LineItem {
-  return {
+  const line: LineItem = {
     _id: new Types.ObjectId(),
     shopId: new Types.ObjectId(SHOP.shopId),
     vendorId: null,
@@ -49,6 +49,7 @@ export function lineItem(overrides: Partial<LineItem> & { orderId: number; lineI
     batchId: null,
     batchPaidAmount: null,
     paidAt: null,
+    inPayouts: false,
     fulfillmentStatus: 'unfulfilled',
     fulfillment: null,
     fulfillmentLock: null,
@@ -57,6 +58,7 @@ export function lineItem(overrides: Partial<LineItem> & { orderId: number; lineI
     updatedAt: new Date('2026-11-01T10:00:00.000Z'),
     ...overrides,
   };
+  return { ...line, inPayouts: isPayoutRow(line) };
 }
 
 type Used =
@@ -160,6 +162,7 @@ export class FakeLineItemsRepository implements Pick<LineItemsRepository, Used> 
         batchId,
         batchPaidAmount: li.balance,
         paidAt: at,
+        inPayouts: true,
       });
     }
     this.afterMarkPaid(items);
