@@ -41,7 +41,7 @@ export class CommissionsService {
     if (existed.size > 0) {
       const known = new Map([...collapsed].filter(([sku]) => existed.has(sku)));
       const { updates, missing } = planSkuUpdates(known, await this.skus.findBySkus(scope, [...existed]));
-      await this.skus.applyUpdates(updates, now);
+      await this.skus.applyUpdates(scope, updates, now);
       // Records are never deleted, so nothing should be missing; if one is, it is written, not dropped.
       if (missing.length) {
         const retry = new Map(missing.map((sku) => [sku, collapsed.get(sku)!]));

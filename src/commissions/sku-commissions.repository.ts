@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ShopScope, TenantRepository } from '../common/tenancy';
-import { chunkedBulkWrite, UPDATE_MANY_CHUNK } from '../database/bulk-write';
+import { chunkedBulkWrite } from '../database/bulk-write';
 import { duplicateKeyIndexes, isDuplicateKeyError } from '../database/duplicate-key';
 import { SkuCommission } from './sku-commission.schema';
 import type { NewSkuRecord, SkuUpdate, StoredSku } from './sku-upload';
@@ -65,20 +65,17 @@ export class SkuCommissionsRepository extends TenantRepository<SkuCommission> {
     }
   }
 
-  /**
-   * One bulkWrite for all changed records. Each is addressed by exactly `{_id}` — ids this
-   * repository just read inside the scope — as `updateMany`: on FerretDB that is the only filter
-   * narrowed in SQL, and an `updateOne` keeps its read open until the whole command ends, so ~100 of
-   * them in one command exhaust its connection pool and deadlock the database. On MongoDB both
-   * forms are the same single-document write.
-   */
-  async applyUpdates(updates: SkuUpdate[], now: Date): Promise<void> {
+  /** One bulk write for all changed records, each addressed by its id inside the scope. */
+  async applyUpdates(scope: ShopScope, updates: SkuUpdate[], now: Date): Promise<void> {
     if (updates.length === 0) return;
-    await this.model.collection.bulkWrite(
+    await chunkedBulkWrite(
+      this.model,
       updates.map((u) => ({
-        updateMany: { filter: { _id: u._id }, update: { $set: { ...u.set, updatedAt: now } } },
+        updateOne: {
+          filter: this.scoped(scope, { _id: u._id }),
+          update: { $set: { ...u.set, updatedAt: now } },
+        },
       })),
-      { ordered: false },
     );
   }
 
@@ -129,13 +126,12 @@ export class SkuCommissionsRepository extends TenantRepository<SkuCommission> {
         toUpdate.push(...missing); // created concurrently: set the cost on what is there now
       }
     }
-    // updateMany on the unique (shopId, sku): FerretDB deadlocks on 100+ matched updateOne in one command.
     const ops = toUpdate.map((e) => ({
-      updateMany: {
+      updateOne: {
         filter: this.scoped(scope, { sku: e.sku }),
         update: { $set: { costOfGoods: e.costOfGoods } },
       },
     }));
-    if (ops.length > 0) await chunkedBulkWrite(this.model, ops, UPDATE_MANY_CHUNK);
+    if (ops.length > 0) await chunkedBulkWrite(this.model, ops);
   }
 }

@@ -1,19 +1,5 @@
 import type { Model } from 'mongoose';
-
-/**
- * Statements per bulkWrite command. FerretDB v1.24 keeps the query of every statement of an
- * `update` command open — one SQLite connection each, out of a pool of 100 per database — until
- * the whole command ends, so one bulkWrite of ~100 updates (or a few concurrent ones of 40)
- * deadlocks that database for good. Small chunks cost one round trip each and are harmless on MongoDB.
- */
-export const BULK_WRITE_CHUNK = 16;
-
-/**
- * Statements per bulk write made only of `updateMany` statements. Unlike a matched `updateOne`, an
- * `updateMany` runs its query to the end, so FerretDB releases its connection after each statement;
- * larger chunks are safe and save round trips.
- */
-export const UPDATE_MANY_CHUNK = 200;
+import { storeProfileOf } from './store-profile';
 
 export interface BulkWriteTotals {
   insertedCount: number;
@@ -25,12 +11,15 @@ export interface BulkWriteTotals {
   upsertedIds: Record<number, unknown>;
 }
 
-/** Every bulkWrite in the code base goes through here (unordered within a chunk, chunks in order). */
+/**
+ * Every bulkWrite in the code base goes through here: unordered within a command, commands in
+ * order, each at most as many statements as the connected server takes in one (`StoreProfile`).
+ */
 export async function chunkedBulkWrite<T>(
   model: Model<T>,
   ops: Parameters<Model<T>['bulkWrite']>[0],
-  chunk = BULK_WRITE_CHUNK,
 ): Promise<BulkWriteTotals> {
+  const chunk = storeProfileOf(model as unknown as Model<unknown>).bulkChunk;
   const totals: BulkWriteTotals = {
     insertedCount: 0,
     matchedCount: 0,

@@ -14,8 +14,15 @@ export interface OperationCost {
   /** Of those, the commands and documents of the credential check. */
   authCommands: number;
   authDocuments: number;
-  /** Command names in the order they were sent, e.g. `find lineitems`. */
-  log: string[];
+  /** Every command in the order it was sent. */
+  log: CommandEntry[];
+}
+
+export interface CommandEntry {
+  command: string;
+  collection: string;
+  documents: number;
+  phase?: string;
 }
 
 /** One captured command, as written to the capture file (one JSON object per line). */
@@ -93,6 +100,13 @@ export class CommandObserver implements OnApplicationShutdown {
       : { commands: 0, documents: 0, authCommands: 0, authDocuments: 0, log: [] };
   }
 
+  /** The costs of every operation whose id starts with `prefix` (e.g. all jobs of one queue). */
+  operationsWithPrefix(prefix: string): Array<OperationCost & { id: string }> {
+    return [...this.costs.entries()]
+      .filter(([id]) => id.startsWith(prefix))
+      .map(([id, c]) => ({ ...c, id, log: [...c.log] }));
+  }
+
   recordRequest(request: CapturedRequest): void {
     if (this.file) this.write({ kind: 'request', ...request });
   }
@@ -128,7 +142,7 @@ export class CommandObserver implements OnApplicationShutdown {
     const docs = ok
       ? documentsReturned(p.name, (e as CommandSucceededEvent).reply as Record<string, unknown>)
       : 0;
-    if (p.op) this.charge(p.op, p.phase, `${p.name} ${p.coll}`, docs);
+    if (p.op) this.charge(p.op, { command: p.name, collection: p.coll, documents: docs, phase: p.phase });
     if (this.file) {
       const captured: CapturedCommand = {
         ...(p.shape ?? { command: p.name, collection: p.coll, statements: [] }),
@@ -142,7 +156,7 @@ export class CommandObserver implements OnApplicationShutdown {
     }
   }
 
-  private charge(op: string, phase: string | undefined, label: string, docs: number): void {
+  private charge(op: string, entry: CommandEntry): void {
     let c = this.costs.get(op);
     if (!c) {
       if (this.costs.size >= MAX_TRACKED_OPERATIONS) this.costs.delete(this.costs.keys().next().value!);
@@ -150,12 +164,12 @@ export class CommandObserver implements OnApplicationShutdown {
       this.costs.set(op, c);
     }
     c.commands++;
-    c.documents += docs;
-    if (phase === 'auth') {
+    c.documents += entry.documents;
+    if (entry.phase === 'auth') {
       c.authCommands++;
-      c.authDocuments += docs;
+      c.authDocuments += entry.documents;
     }
-    c.log.push(phase ? `${label} (${phase})` : label);
+    c.log.push(entry);
   }
 
   private write(line: object): void {

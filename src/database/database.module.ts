@@ -5,6 +5,7 @@ import { databaseConfig, DatabaseConfig } from '../config/configuration';
 import { tenantGuardPlugin } from '../common/tenancy';
 import { CommandObserver } from './command-observer';
 import { declaredIndexes } from './declared-indexes';
+import { detectStoreProfile } from './store-profile';
 
 @Global()
 @Module({ providers: [CommandObserver], exports: [CommandObserver] })
@@ -25,9 +26,10 @@ export class CommandObserverModule {}
         retryAttempts: 3,
         retryDelay: 1000,
         monitorCommands: observer.enabled,
-        connectionFactory: (connection: Connection) => {
+        connectionFactory: async (connection: Connection) => {
           connection.plugin(tenantGuardPlugin);
           observer.attach(connection);
+          await detectStoreProfile(connection);
           return connection;
         },
       }),

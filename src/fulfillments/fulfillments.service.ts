@@ -172,7 +172,7 @@ export class FulfillmentsService {
       const fulfilledOrders = claimed
         .filter((l) => done.some((d) => d._id.equals(l._id)))
         .map((l) => l.orderId);
-      if (fulfilledOrders.length > 0) await this.summaries.refresh(scope, fulfilledOrders, false);
+      if (fulfilledOrders.length > 0) await this.summaries.refresh(scope, fulfilledOrders);
     }
     return { fulfillments: body.lineItemsToFulfill.map((_, i) => results.get(i)!) };
   }

@@ -70,18 +70,23 @@ export class LineItemPricing {
       skus?: Array<string | null>;
     },
   ): Promise<PricingContext> {
-    const [shop, byName, byId, skus] = await Promise.all([
+    const names = unique(need.vendorNames);
+    const [shop, vendors, skus] = await Promise.all([
       this.shops.getById(scope.shopId),
-      this.vendors.findByNames(scope, unique(need.vendorNames)),
-      this.vendors.findSummaries(scope, unique((need.vendorIds ?? []).map((id) => (id ? String(id) : null)))),
+      this.vendors.findByNamesOrIds(
+        scope,
+        names,
+        unique((need.vendorIds ?? []).map((id) => (id ? String(id) : null))),
+      ),
       this.skus.findBySkus(scope, unique(need.skus)),
     ]);
-    const vendorsById = new Map<string, VendorSummary>();
-    for (const v of [...byName, ...byId]) vendorsById.set(String(v._id), v);
+    const wantedNames = new Set(names);
     return {
       settings: moneySettingsFrom(shop.settings),
-      vendorsByName: new Map(byName.map((v) => [v.vendorName, v])),
-      vendorsById,
+      vendorsByName: new Map(
+        vendors.filter((v) => wantedNames.has(v.vendorName)).map((v) => [v.vendorName, v]),
+      ),
+      vendorsById: new Map(vendors.map((v) => [String(v._id), v])),
       skus,
     };
   }

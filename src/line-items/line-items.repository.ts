@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { sumAmounts } from '../common/money';
-import { chunkedBulkWrite, UPDATE_MANY_CHUNK } from '../database/bulk-write';
+import { chunkedBulkWrite } from '../database/bulk-write';
 import { valueOrAny } from '../database/query-filters';
 import { FULFILLMENT_STATUSES, LineItem, LineItemFulfillment, PAYOUT_STATUSES } from './line-item.schema';
 import {
@@ -111,15 +111,19 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
       if (g) g.ids.push(w.id);
       else groups.set(key, { ...w, ids: [w.id] });
     }
-    // Always updateMany (one document when the filter names one _id): FerretDB keeps a connection
-    // open per matched updateOne until the whole command ends and deadlocks past 100 of them.
-    const ops: Parameters<Model<LineItem>['bulkWrite']>[0] = [...groups.values()].map((g) => ({
-      updateMany: {
-        filter: this.scoped(scope, { ...g.guard, _id: g.ids.length === 1 ? g.ids[0] : { $in: g.ids } }),
-        update: { $set: g.set },
-      },
-    }));
-    return (await chunkedBulkWrite(this.model, ops, UPDATE_MANY_CHUNK)).matchedCount;
+    const ops: Parameters<Model<LineItem>['bulkWrite']>[0] = [...groups.values()].map((g) =>
+      g.ids.length === 1
+        ? {
+            updateOne: { filter: this.scoped(scope, { ...g.guard, _id: g.ids[0] }), update: { $set: g.set } },
+          }
+        : {
+            updateMany: {
+              filter: this.scoped(scope, { ...g.guard, _id: { $in: g.ids } }),
+              update: { $set: g.set },
+            },
+          },
+    );
+    return (await chunkedBulkWrite(this.model, ops)).matchedCount;
   }
 
   // ---- payouts: GET /v1/payouts and the payout engine ---------------------------------------

@@ -1,10 +1,8 @@
-import { isDeepStrictEqual } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
 import type { ShopScope } from '../common/tenancy';
 import { orderObjectId, vendorOrderSummaryId } from '../orders/order-ids';
 import { OrderSummariesRepository, OrderSummaryWrite } from '../orders/order-summaries.repository';
-import type { OrderSummary } from '../orders/order-summary.schema';
 import {
   buildOrderSummaries,
   SummaryLine,
@@ -64,7 +62,7 @@ export class OrderSummaryRefresher {
   /** First summaries of a new order: a plain insert, or a replace when they already exist. */
   async writeNew(scope: ShopScope, orderId: number, docs: OrderSummaryWrite[]): Promise<void> {
     if (!(await this.summaries.insertNew(scope, docs))) {
-      await this.summaries.replaceForOrders(scope, [orderId], docs, true);
+      await this.summaries.sync(scope, [orderId], docs, true);
     }
   }
 
@@ -74,24 +72,24 @@ export class OrderSummaryRefresher {
     docs: OrderSummaryWrite[],
     prune: boolean,
   ): Promise<void> {
-    await this.summaries.replaceForOrders(scope, orderIds, docs, prune);
+    await this.summaries.sync(scope, orderIds, docs, prune);
   }
 
   /**
-   * Rebuilds the summaries of these orders from their stored line items (one read of line items and
-   * one of summaries per chunk of orders) and writes only the summaries whose content changed;
-   * vendor summaries no line item backs any more are removed. (`_prune` is accepted for callers
-   * written against the earlier signature; stale summaries are now found exactly.)
+   * Rebuilds the summaries of these orders from their stored line items: one read of line items and
+   * one bulk write per chunk of orders. `vendorsChanged` (a line item changed vendor): vendor
+   * summaries no line item backs any more are removed too. The order's notes and customer stay as
+   * ingestion wrote them.
    */
-  async refresh(scope: ShopScope, orderIds: number[], _prune?: boolean): Promise<void> {
+  async refresh(
+    scope: ShopScope,
+    orderIds: number[],
+    opts: { vendorsChanged?: boolean } = {},
+  ): Promise<void> {
     const unique = [...new Set(orderIds)];
     for (let i = 0; i < unique.length; i += REFRESH_CHUNK) {
       const chunk = unique.slice(i, i + REFRESH_CHUNK);
-      const [lines, existing] = await Promise.all([
-        this.lineItems.findForOrders(scope, chunk),
-        this.summaries.findForOrders(scope, chunk),
-      ]);
-      const current = new Map(existing.map((s) => [String(s._id), s]));
+      const lines = await this.lineItems.findForOrders(scope, chunk);
       const byOrder = new Map<number, LineItem[]>();
       for (const l of lines) {
         const list = byOrder.get(l.orderId);
@@ -101,7 +99,6 @@ export class OrderSummaryRefresher {
       const docs: OrderSummaryWrite[] = [];
       for (const [orderId, orderLines] of byOrder) {
         const first = orderLines[0];
-        const shopLevel = current.get(String(orderObjectId(scope.shopId, orderId)));
         docs.push(
           ...this.docsFor(
             scope,
@@ -112,40 +109,12 @@ export class OrderSummaryRefresher {
               orderCreatedAt: first.orderCreatedAt,
               financialStatus: first.financialStatus,
               cancelled: first.cancelled,
-              notes: shopLevel?.notes ?? null,
-              customer: shopLevel?.customer ?? null,
             },
             orderLines,
           ),
         );
       }
-      const built = new Set(docs.map((d) => String(d._id)));
-      const stale = existing.filter((s) => s.vendorId && !built.has(String(s._id))).map((s) => s._id);
-      await this.summaries.upsertMany(
-        scope,
-        docs.filter((d) => !sameSummary(d, current.get(String(d._id)))),
-      );
-      await this.summaries.deleteByIds(scope, stale);
+      await this.summaries.sync(scope, [...byOrder.keys()], docs, opts.vendorsChanged === true);
     }
   }
-}
-
-/** Whether a stored summary already holds exactly what would be written. */
-function sameSummary(next: OrderSummaryWrite, stored: OrderSummary | undefined): boolean {
-  if (!stored) return false;
-  return (Object.keys(next) as Array<keyof OrderSummaryWrite>).every((k) =>
-    isDeepStrictEqual(normalise(next[k]), normalise(stored[k as keyof OrderSummary])),
-  );
-}
-
-function normalise(v: unknown): unknown {
-  if (v instanceof Date) return v.getTime();
-  if (v instanceof Types.ObjectId) return v.toHexString();
-  if (Array.isArray(v)) return v.map(normalise);
-  if (v && typeof v === 'object') {
-    return Object.fromEntries(
-      Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, normalise(x)]),
-    );
-  }
-  return v ?? null;
 }

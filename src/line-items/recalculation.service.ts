@@ -88,9 +88,11 @@ export class RecalculationService {
       throw new ConcurrentLineItemChange('line items were paid or frozen during recalculation');
     }
     const changed = new Set(writes.map((w) => String(w.id)));
+    const before = new Map(live.map((l) => [String(l._id), String(l.vendorId)]));
     await this.summaries.refresh(
       scope,
       live.filter((l) => changed.has(String(l._id))).map((l) => l.orderId),
+      { vendorsChanged: writes.some((w) => String(w.set.vendorId) !== before.get(String(w.id))) },
     );
     return { recalculated: live.length, skipped: lines.length - live.length };
   }

@@ -23,8 +23,9 @@ export interface SummaryOrderContext {
   orderCreatedAt: Date;
   financialStatus: string;
   cancelled: boolean;
-  notes: string | null;
-  customer: Record<string, unknown> | null;
+  /** Known to ingestion only; absent on a refresh from line items (what is stored stays). */
+  notes?: string | null;
+  customer?: Record<string, unknown> | null;
 }
 
 export interface SummaryTotals {

@@ -55,4 +55,5 @@ export class OrderSummary {
 export const OrderSummarySchema = SchemaFactory.createForClass(OrderSummary);
 // The list: newest first per shop (vendorId null) or per vendor, ties by _id (DESIGN §5).
 OrderSummarySchema.index({ shopId: 1, vendorId: 1, orderCreatedAt: -1, _id: -1 });
-OrderSummarySchema.index({ shopId: 1, orderId: 1 });
+// One summary per (order, vendor); also finds an order's summaries (refresh, pruning).
+OrderSummarySchema.index({ shopId: 1, orderId: 1, vendorId: 1 }, { unique: true });

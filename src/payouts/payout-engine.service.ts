@@ -189,7 +189,7 @@ export class PayoutEngine {
       );
       const { totals, orderIds } = await this.totals(scope, id);
       // Orders' vendor payout status (order lists) follows the line items; idempotent, so a rerun redoes it.
-      await this.summaries.refresh(scope, orderIds, false);
+      await this.summaries.refresh(scope, orderIds);
       const done = await this.batches.complete(scope, batch._id, leaseId, totals, this.clock.now());
       if (!done) throw new Error('The run lost its lease before completing');
       return done;

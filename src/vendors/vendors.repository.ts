@@ -44,6 +44,24 @@ export class VendorsRepository extends TenantRepository<Vendor> {
       .exec();
   }
 
+  /** The vendors with these stored (lowercased) names or these ids, in one read. */
+  findByNamesOrIds(
+    scope: ShopScope,
+    names: string[],
+    ids: Array<string | Types.ObjectId>,
+  ): Promise<VendorSummary[]> {
+    const oids = [...new Set(ids.map(String))].map(toObjectId).filter((x): x is Types.ObjectId => !!x);
+    const wanted = [
+      ...(names.length > 0 ? [{ vendorName: { $in: names } }] : []),
+      ...(oids.length > 0 ? [{ _id: { $in: oids } }] : []),
+    ];
+    if (wanted.length === 0) return Promise.resolve([]);
+    return this.model
+      .find(this.scoped(scope, wanted.length === 1 ? wanted[0] : { $or: wanted }), SUMMARY)
+      .lean<VendorSummary[]>()
+      .exec();
+  }
+
   /** The vendors with these stored (lowercased) names, in one read. */
   findByNames(scope: ShopScope, names: string[]): Promise<VendorSummary[]> {
     if (names.length === 0) return Promise.resolve([]);

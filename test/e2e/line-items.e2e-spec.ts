@@ -247,7 +247,11 @@ describe('POST /v1/lineitems/update (e2e)', () => {
     // Nothing changes until a recalculation is asked for.
     expect((await lines(o.orderId))[0]).toMatchObject({ commission: 5 });
     const res = await update({
-      items: o.lineItemIds.map((lineItemId: number) => ({ lineItemId, orderId: o.orderId, recalculate: true })),
+      items: o.lineItemIds.map((lineItemId: number) => ({
+        lineItemId,
+        orderId: o.orderId,
+        recalculate: true,
+      })),
     });
     expect(res.body).toMatchObject({ success: true, updated: 0, recalculateQueued: 2 });
     await eventually(async () => {

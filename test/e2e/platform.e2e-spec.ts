@@ -17,7 +17,12 @@ class ShopifyStandIn {
   server!: Server;
   url = '';
   readonly token = 'shpat_good_token_0123456789';
-  requests: Array<{ path: string; token: string | undefined; query: string; variables: Record<string, any> }> = [];
+  requests: Array<{
+    path: string;
+    token: string | undefined;
+    query: string;
+    variables: Record<string, any>;
+  }> = [];
   /** orderId → fulfillment orders, each with line items (store line item id → remaining quantity). */
   orders = new Map<number, Array<{ id: string; status: string; lines: Map<number, number> }>>();
   failWith500 = new Set<number>();

@@ -200,7 +200,7 @@ export class FakeLineItemsRepository implements Pick<LineItemsRepository, Used> 
 export class FakeSummaries implements Pick<OrderSummaryRefresher, 'refresh'> {
   readonly refreshed: number[][] = [];
 
-  async refresh(_scope: ShopScope, orderIds: number[]): Promise<void> {
+  async refresh(_scope: ShopScope, orderIds: number[], _opts?: { vendorsChanged?: boolean }): Promise<void> {
     this.refreshed.push([...orderIds]);
   }
 }

@@ -29,7 +29,8 @@ export function vendor(
   };
 }
 
-type VendorMethods = 'create' | 'findById' | 'findSummaries' | 'findByNames' | 'listActive' | 'update';
+type VendorMethods =
+  'create' | 'findById' | 'findSummaries' | 'findByNames' | 'findByNamesOrIds' | 'listActive' | 'update';
 
 /** The vendors collection in memory; the unique (shop, name) index refuses like the driver does. */
 export class FakeVendorsRepository implements Pick<VendorsRepository, VendorMethods> {
@@ -60,6 +61,17 @@ export class FakeVendorsRepository implements Pick<VendorsRepository, VendorMeth
     const wanted = new Set(ids.map(String));
     return this.live(scope)
       .filter((v) => wanted.has(String(v._id)))
+      .map(summary);
+  }
+
+  async findByNamesOrIds(
+    scope: ShopScope,
+    names: string[],
+    ids: Array<string | Types.ObjectId>,
+  ): Promise<VendorSummary[]> {
+    const wanted = new Set(ids.map(String));
+    return this.live(scope)
+      .filter((v) => names.includes(v.vendorName) || wanted.has(String(v._id)))
       .map(summary);
   }
 

@@ -91,22 +91,20 @@ export abstract class TenantRepository<T extends TenantDocument> {
     options: { timeField?: string; projection?: Record<string, 0 | 1> } = {},
   ): Promise<CursorRows<R>> {
     const { sort, seek, behind } = cursorQuery(window, options.timeField);
-    const [rows, behindRow, totalCount] = await Promise.all([
+    const [rows, behindCount, totalCount] = await Promise.all([
       this.model
         .find(this.scoped(scope, { ...seek, ...filter }), options.projection)
         .sort(sort)
         .limit(window.size + 1)
         .lean()
         .exec() as Promise<R[]>,
+      // Whether anything lies behind the boundary: a count that stops at one (no document fetched).
       behind
-        ? this.model
-            .findOne(this.scoped(scope, { ...behind, ...filter }), { _id: 1 })
-            .lean()
-            .exec()
-        : Promise.resolve(null),
+        ? this.model.countDocuments(this.scoped(scope, { ...behind, ...filter }), { limit: 1 }).exec()
+        : 0,
       this.model.countDocuments(this.scoped(scope, filter)).exec(),
     ]);
-    return { rows, hasMoreBehind: behindRow !== null, totalCount };
+    return { rows, hasMoreBehind: behindCount > 0, totalCount };
   }
 
   /**

@@ -1,0 +1,284 @@
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { CommandObserver } from '../../src/database/command-observer';
+import { jobOperationId, Queues } from '../../src/queues/jobs';
+import { ingestionJobId } from '../../src/ingestion/ingestion.service';
+import { startApp, TestApp } from '../support/app';
+import { createVendor, vendorToken } from '../support/catalog';
+import { measured, jobCost, Measured } from '../support/db-cost';
+import { createMerchantKey, createShop, TestMerchantKey, TestShop } from '../support/factory';
+import { deliver, eventually, shopifyOrder, shopifyProduct } from '../support/webhooks';
+
+/**
+ * Round-trip budgets (issue 11): what one request or job may cost the database, counted from the
+ * driver's command monitoring. A list page ≤ 3 commands plus its count, ≤ limit + 1 documents; a
+ * single-resource read ≤ 2; authentication ≤ 1; a 100-item line item update ≤ 12; ingesting one
+ * order ≤ 6 whatever its number of lines; a by-SKU recalculation of M lines ≤ ⌈M/16⌉ + 6.
+ */
+describe('database round trips per request (e2e)', () => {
+  let t: TestApp;
+  let shop: TestShop;
+  let mk: TestMerchantKey;
+  let acme: { _id: string };
+  let vendorTok: string;
+  const orderIds: number[] = [];
+  const table: Array<Record<string, unknown>> = [];
+
+  const LIMIT = 3;
+
+  function record(name: string, m: Measured): Measured {
+    table.push({
+      endpoint: name,
+      status: m.res.status,
+      commands: m.commands,
+      documents: m.documents,
+      auth: m.cost.authCommands,
+      ...(process.env.ROUND_TRIPS_DEBUG ? { log: m.describe() } : {}),
+    });
+    return m;
+  }
+
+  async function get(path: string, token: string, name = `GET ${path}`): Promise<Measured> {
+    const m = record(name, await measured(t, 'GET', path, undefined, { token }));
+    expect(m.res.status).toBe(200);
+    expect(m.cost.authCommands).toBeLessThanOrEqual(1);
+    return m;
+  }
+
+  beforeAll(async () => {
+    t = await startApp();
+    shop = await createShop(t, 'rt');
+    mk = await createMerchantKey(t, shop);
+    acme = await createVendor(t, shop, 'RT Acme', { commissionType: 'percentage', commissionAmount: 10 });
+    await createVendor(t, shop, 'RT Globex', { commissionType: 'flat', commissionAmount: 1 });
+    vendorTok = await vendorToken(t, shop, acme._id);
+    for (let i = 0; i < 6; i++) {
+      const o = shopifyOrder({
+        createdAt: new Date(Date.UTC(2026, 0, 1 + i)),
+        financialStatus: 'paid',
+        lineItems: [
+          { sku: 'RT-HOT', vendor: 'RT Acme', price: '10.00', quantity: 1 },
+          { sku: `RT-${i}`, vendor: 'RT Globex', price: '5.00', quantity: 2 },
+        ],
+      });
+      await deliver(t, shop, 'orders/create', o);
+      orderIds.push(o.id);
+    }
+    for (let i = 0; i < 5; i++)
+      await deliver(t, shop, 'products/create', shopifyProduct({ vendor: 'RT Acme' }));
+    for (let i = 0; i < 5; i++) {
+      const res = await t.api.post(
+        '/v2/payout-adjustments',
+        { vendorId: acme._id, amount: 5 + i, type: 'ADDITION' },
+        { token: mk.token },
+      );
+      expect(res.status).toBe(201);
+    }
+    for (let i = 0; i < 4; i++) {
+      const res = await t.api.post(
+        '/v1/users',
+        { vendorId: acme._id, email: `rt${i}@example.com`, password: 'S3cure-portal-pass' },
+        { token: shop.token },
+      );
+      expect(res.status).toBe(200);
+    }
+  });
+
+  afterAll(async () => {
+    // The per-endpoint table, for reading in the test log.
+    console.table(table);
+    await t.close();
+  });
+
+  describe('a list page: ≤ 3 commands plus its count, ≤ limit + 1 documents', () => {
+    /** The page's own reads return at most limit + 1 rows (lookups of names etc. are not page rows). */
+    function expectPageBudget(m: Measured, collection: string): void {
+      atMost(m.commands, 4, `commands: ${m.describe()}`);
+      atMost(m.documentsOf(collection), LIMIT + 1, `documents of ${collection}: ${m.describe()}`);
+    }
+
+    it.each([
+      ['/v1/products', 'products'],
+      ['/v1/fulfillments', 'line_items'],
+      ['/v1/fulfillments?fulfillment=unfulfilled', 'line_items'],
+      ['/v1/fulfillments?shipment=in_transit', 'line_items'],
+      ['/v1/payouts', 'line_items'],
+      ['/v1/payouts?status=unpaid', 'line_items'],
+      ['/v1/payouts/batches', 'payout_batches'],
+      ['/v1/merchant-keys', 'merchant_keys'],
+    ])('v1 %s', async (path, collection) => {
+      const sep = path.includes('?') ? '&' : '?';
+      expectPageBudget(
+        await get(`${path}${sep}limit=${LIMIT}`, shop.token, `GET ${path} (limit ${LIMIT})`),
+        collection,
+      );
+    });
+
+    it('v1 lists by vendor', async () => {
+      for (const path of [`/v1/payouts?vendorId=${acme._id}`, `/v1/fulfillments?vendorId=${acme._id}`]) {
+        const name = `GET ${path.replace(acme._id, '{vendorId}')}`;
+        expectPageBudget(await get(`${path}&limit=${LIMIT}`, shop.token, name), 'line_items');
+      }
+    });
+
+    it.each([
+      ['/v2/orders', 'shop', 'order_summaries'],
+      ['/v2/vendors', 'merchant', 'vendors'],
+      ['/v2/users', 'merchant', 'users'],
+      ['/v2/orders', 'vendor', 'order_summaries'],
+      ['/orders', 'vendor', 'order_summaries'],
+    ])('V2 %s (%s token), first page and the next', async (path, kind, collection) => {
+      const token = kind === 'shop' ? shop.token : kind === 'merchant' ? mk.token : vendorTok;
+      const first = await get(`${path}?first=${LIMIT}`, token, `GET ${path}?first=${LIMIT} (${kind})`);
+      expectPageBudget(first, collection);
+      const cursor = first.res.body.pageInfo?.endCursor ?? first.res.body.data?.pageInfo?.endCursor;
+      expect(cursor).toBeTruthy();
+      const after = `${path}?first=${LIMIT}&after=${encodeURIComponent(cursor)}`;
+      expectPageBudget(await get(after, token, `GET ${path}?first=${LIMIT}&after=… (${kind})`), collection);
+    });
+
+    it('V2 payout adjustments (page/limit)', async () => {
+      const m = await get(`/v2/payout-adjustments?limit=${LIMIT}`, mk.token, 'GET /v2/payout-adjustments');
+      expectPageBudget(m, 'payout_adjustments');
+    });
+
+    it('unpaged v1 lists (users, SKU and vendor commissions) stay within 3 commands', async () => {
+      for (const path of ['/v1/users', '/v1/commissions/sku', '/v1/commissions/vendor']) {
+        expect((await get(path, shop.token)).commands).toBeLessThanOrEqual(3);
+      }
+    });
+  });
+
+  describe('a single resource: ≤ 2 commands besides the credential check', () => {
+    it('v1 reads', async () => {
+      expect((await t.api.put('/v1/shop/profile', { fields: ['bio'] }, { token: shop.token })).status).toBe(
+        200,
+      );
+      const paths = [
+        `/v1/orders/${orderIds[0]}`,
+        `/v1/orders/${orderIds[0]}?lineItems=true`,
+        `/v1/vendors/${acme._id}`,
+        `/v1/vendors/${acme._id}?users=true`,
+        '/v1/shop/settings',
+        '/v1/shop/profile',
+      ];
+      for (const path of paths) {
+        const m = await get(
+          path,
+          shop.token,
+          `GET ${path.replace(acme._id, '{id}').replace(String(orderIds[0]), '{id}')}`,
+        );
+        expect(m.commands).toBeLessThanOrEqual(2);
+      }
+    });
+
+    it('V2 reads', async () => {
+      const users = (await t.api.get('/v2/users?first=1', { token: mk.token })).body.data.users;
+      const adjustments = (await t.api.get('/v2/payout-adjustments', { token: mk.token })).body.data.items;
+      for (const [path, name] of [
+        [`/v2/vendors/${acme._id}`, 'GET /v2/vendors/{id}'],
+        [`/v2/users/${users[0]._id}`, 'GET /v2/users/{id}'],
+        [`/v2/payout-adjustments/${adjustments[0]._id}`, 'GET /v2/payout-adjustments/{id}'],
+      ]) {
+        expect((await get(path, mk.token, name)).commands).toBeLessThanOrEqual(2);
+      }
+    });
+  });
+
+  it('authentication of a request costs at most one command, for every credential kind', async () => {
+    for (const [token, kind] of [
+      [shop.token, 'shop'],
+      [mk.token, 'merchant'],
+      [vendorTok, 'vendor'],
+    ]) {
+      const path =
+        kind === 'shop'
+          ? '/v1/shop/settings'
+          : kind === 'merchant'
+            ? '/v2/vendors?first=1'
+            : '/orders?first=1';
+      const m = await get(path, token, `auth: ${kind} token`);
+      expect(m.cost.authCommands).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('POST /v1/lineitems/update with 100 items: ≤ 12 commands', async () => {
+    const lines = (await t.api.get(`/v1/orders/${orderIds[0]}?lineItems=true`, { token: shop.token })).body
+      .orders;
+    const items = Array.from({ length: 100 }, (_, i) => ({
+      orderId: lines[i % lines.length].orderId,
+      lineItemId: lines[i % lines.length].lineItemId,
+      fields: { deduction: (i % 7) + 0.5 },
+    }));
+    const m = record(
+      'POST /v1/lineitems/update (100 items)',
+      await measured(t, 'POST', '/v1/lineitems/update', { items }, { token: shop.token }),
+    );
+    expect(m.res.status).toBe(200);
+    expect(m.commands).toBeLessThanOrEqual(12);
+  });
+
+  it('ingesting one order costs ≤ 6 commands, whatever its number of lines', async () => {
+    const costs: number[] = [];
+    for (const n of [1, 40]) {
+      const o = shopifyOrder({
+        financialStatus: 'paid',
+        lineItems: Array.from({ length: n }, (_, i) => ({
+          sku: `RT-N-${i}`,
+          vendor: i % 2 ? 'RT Acme' : 'RT Globex',
+          price: '3.00',
+          quantity: 1,
+        })),
+      });
+      const webhookId = await deliver(t, shop, 'orders/create', o);
+      const cost = jobCost(t, jobOperationId(Queues.Ingestion, ingestionJobId(shop.shopId, webhookId)));
+      table.push({
+        endpoint: `ingestion job (${n} lines)`,
+        commands: cost.commands,
+        documents: cost.documents,
+      });
+      expect(cost.commands).toBeGreaterThan(0);
+      expect(cost.commands).toBeLessThanOrEqual(6);
+      costs.push(cost.commands);
+    }
+    expect(costs[1]).toBe(costs[0]);
+  });
+
+  it('a by-SKU recalculation of M lines costs ≤ ⌈M/16⌉ + 6 commands', async () => {
+    await t.api.put('/v1/shop/settings', { taxOnCommissionRate: 7 }, { token: shop.token });
+    const res = await t.api.post(
+      '/v1/lineitems/update',
+      { bySku: 'RT-HOT', recalculate: true },
+      { token: shop.token },
+    );
+    expect(res.status).toBe(200);
+    const m = res.body.recalculateQueued as number;
+    expect(m).toBe(orderIds.length);
+    const observer = await eventually(async () => {
+      const lines = (await t.api.get(`/v1/orders/${orderIds[0]}?lineItems=true`, { token: shop.token })).body
+        .orders;
+      const hot = lines.find((l: any) => l.sku === 'RT-HOT');
+      if (hot.taxOnCommissions === 0) throw new Error('not recalculated yet');
+      return hot;
+    });
+    expect(observer.taxOnCommissions).toBeGreaterThan(0);
+    const jobs = jobCostsWithPrefix(t, `job:${Queues.Recalculation}:`);
+    const total = jobs.reduce((n, c) => n + c, 0);
+    if (process.env.ROUND_TRIPS_DEBUG)
+      console.log(t.app.get(CommandObserver).operationsWithPrefix(`job:${Queues.Recalculation}:`));
+    table.push({ endpoint: `by-SKU recalculation (${m} lines)`, commands: total });
+    expect(total).toBeLessThanOrEqual(Math.ceil(m / 16) + 6);
+  });
+});
+
+/** `value ≤ limit`, failing with what was sent (the budget tests' message). */
+function atMost(value: number, limit: number, what: string): void {
+  if (value > limit) throw new Error(`${value} > ${limit} ${what}`);
+  expect(value).toBeLessThanOrEqual(limit);
+}
+
+function jobCostsWithPrefix(t: TestApp, prefix: string): number[] {
+  return t.app
+    .get(CommandObserver)
+    .operationsWithPrefix(prefix)
+    .map((c) => c.commands);
+}
