@@ -11,10 +11,14 @@ RUN_ID=$(date +%s)_$$
 export MONGODB_BASE=${MONGODB_URI:-mongodb://127.0.0.1:27017/marketplace}
 export MONGODB_URI="${MONGODB_BASE%/*}/marketplace_test_${RUN_ID}"
 export QUEUE_PREFIX="mp-test-${RUN_ID}"
+# Every database command of the e2e and contract runs is captured (shapes, never values) for the
+# index-coverage gate below; the e2e budgets read the same observer in-process.
+export DB_COMMAND_CAPTURE_DIR=".data/reports/db-commands-${RUN_ID}"
 mkdir -p .data/reports
 
 cleanup() {
   node scripts/drop-database.js "$MONGODB_URI" >/dev/null 2>&1 || true
+  rm -rf "$DB_COMMAND_CAPTURE_DIR"
 }
 trap cleanup EXIT
 
@@ -30,6 +34,8 @@ echo "== OpenAPI documents are current"
 node dist/docs/openapi.js check
 echo "== contract run (Schemathesis)"
 bash scripts/contract.sh
+echo "== every query shape has a serving index (ESR)"
+node scripts/check-index-coverage.js "$DB_COMMAND_CAPTURE_DIR" --report .data/reports/index-coverage.json
 
 node -e '
 const r = ["unit", "e2e"].map((n) => require("./.data/reports/" + n + ".json"));

@@ -27,4 +27,4 @@ export class Order {
 }
 
 export const OrderSchema = SchemaFactory.createForClass(Order);
-OrderSchema.index({ shopId: 1, orderId: 1 }, { unique: true });
+// `_id` is derived from (shop, orderId) (order-ids.ts): it is the unique key, no other index is read.

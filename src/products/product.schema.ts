@@ -56,6 +56,6 @@ export class Product {
 }
 
 export const ProductSchema = SchemaFactory.createForClass(Product);
-ProductSchema.index({ shopId: 1, productId: 1 }, { unique: true });
+// `_id` is derived from (shop, productId): it is the unique key. The lists:
 ProductSchema.index({ shopId: 1, deletedAt: 1, platformCreatedAt: -1, _id: -1 });
 ProductSchema.index({ shopId: 1, vendorName: 1, deletedAt: 1, platformCreatedAt: -1, _id: -1 });

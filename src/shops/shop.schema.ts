@@ -34,7 +34,8 @@ export class Shop {
   @Prop({ type: String, default: null })
   name!: string | null;
 
-  @Prop({ type: String, required: true, unique: true })
+  /** SHA-256 of the shop API key (a random 256-bit secret: no index, sign-in finds the shop by domain). */
+  @Prop({ type: String, required: true })
   apiKeyHash!: string;
 
   /** Needed in clear to verify webhook HMACs. */
