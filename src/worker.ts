@@ -1,3 +1,4 @@
+import './worker-env';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
@@ -7,7 +8,6 @@ import { EnvValidationError, validateEnv } from './config/env.validation';
 
 /** Queue processors only (no HTTP), for scaling workers out next to API processes run with QUEUE_PROCESSORS=false. */
 async function bootstrap(): Promise<void> {
-  process.env.MP_WORKER = '1';
   validateEnv(process.env);
   const logger = createLoggerFromEnv();
   const app = await NestFactory.createApplicationContext(AppModule, { logger: new PinoNestLogger(logger) });
