@@ -4,13 +4,16 @@ import type { Logger as PinoLogger } from 'pino';
 import { AllExceptionsFilter } from './common/errors';
 import { createValidationPipe } from './common/http/validation';
 import { createLogger } from './common/logging/logger';
+import { loggingConfig } from './config/configuration';
 import { setupSwagger } from './docs/swagger';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** The process logger, made before Nest exists (the adapter needs it), from the validated logging namespace. */
 export function createLoggerFromEnv(): PinoLogger {
-  return createLogger(process.env.LOG_LEVEL || 'info');
+  const { level, format } = loggingConfig();
+  return createLogger(level, format);
 }
 
 /** Fastify with our body limit, request ids (honouring a sane `x-request-id`) and the JSON logger. */

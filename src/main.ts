@@ -1,25 +1,29 @@
+import './config/dotenv';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createAdapter, configureApp, createLoggerFromEnv } from './app.factory';
 import { AppModule } from './app.module';
 import { PinoNestLogger } from './common/logging/logger';
-import { EnvValidationError, validateEnv } from './config/env.validation';
+import { appConfig, authConfig } from './config/configuration';
+import { EnvValidationError } from './config/env.validation';
 
 async function bootstrap(): Promise<void> {
-  const env = validateEnv(process.env);
+  const env = appConfig();
   const logger = createLoggerFromEnv();
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, createAdapter(logger), {
     rawBody: true,
     logger: new PinoNestLogger(logger),
   });
   await configureApp(app);
-  await app.listen(env.PORT, env.HOST);
-  const shown = env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST;
-  const base = `http://${shown}:${env.PORT}`;
+  await app.listen(env.port, env.host);
+  const shown = env.host === '0.0.0.0' ? '127.0.0.1' : env.host;
+  const bound = app.getHttpServer().address(); // the real port when PORT=0 asked for any free one
+  const base = `http://${shown}:${typeof bound === 'object' && bound ? bound.port : env.port}`;
   logger.info({ url: base }, `Marketplace Admin API listening on ${base}`);
-  if (!process.env.JWT_SECRET) logger.warn('JWT_SECRET is not set: using the insecure development secret');
-  // Human-facing hints on stderr, so stdout stays pure JSON logs.
+  if (authConfig().usingDevSecret)
+    logger.warn('JWT_SECRET is not set: using the insecure development secret');
+  // Human-facing hints on stderr, so stdout carries only log lines.
   process.stderr.write(
     `\nMarketplace Admin API on ${base}\n` +
       `  Swagger UI: ${base}/docs/v1 and ${base}/docs/v2 (JSON: /docs/v1.json, /docs/v2.json)\n` +

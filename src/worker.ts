@@ -1,14 +1,14 @@
+import './config/dotenv';
 import './worker-env';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
 import { createLoggerFromEnv } from './app.factory';
 import { PinoNestLogger } from './common/logging/logger';
-import { EnvValidationError, validateEnv } from './config/env.validation';
+import { EnvValidationError } from './config/env.validation';
 
 /** Queue processors only (no HTTP), for scaling workers out next to API processes run with QUEUE_PROCESSORS=false. */
 async function bootstrap(): Promise<void> {
-  validateEnv(process.env);
   const logger = createLoggerFromEnv();
   const app = await NestFactory.createApplicationContext(AppModule, { logger: new PinoNestLogger(logger) });
   app.enableShutdownHooks();
