@@ -4,7 +4,7 @@ import type { Logger as PinoLogger } from 'pino';
 import { AllExceptionsFilter } from './common/errors';
 import { createValidationPipe } from './common/http/validation';
 import { createLogger } from './common/logging/logger';
-import { loggingConfig } from './config/configuration';
+import { httpConfig, HttpConfig, loggingConfig } from './config/configuration';
 import { setupSwagger } from './docs/swagger';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -16,7 +16,34 @@ export function createLoggerFromEnv(): PinoLogger {
   return createLogger(level, format);
 }
 
-/** Fastify with our body limit, request ids (honouring a sane `x-request-id`) and the JSON logger. */
+/** Request headers a browser client sends, and response headers its scripts may read. */
+export const CORS_ALLOWED_HEADERS = ['x-access-token', 'content-type', 'idempotency-key', 'x-request-id'];
+export const CORS_EXPOSED_HEADERS = [
+  'x-request-id',
+  'retry-after',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'idempotent-replayed',
+];
+
+/**
+ * @fastify/cors options for CORS_ORIGINS, or undefined when none are configured (no CORS headers,
+ * preflights 404). Credentials travel in a header, never in cookies, so no allow-credentials.
+ */
+export function corsOptions(origins: string[]): Parameters<NestFastifyApplication['enableCors']>[0] {
+  if (origins.length === 0) return undefined;
+  return {
+    origin: origins.includes('*') ? '*' : origins,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: 600,
+    optionsSuccessStatus: 204,
+  };
+}
+
+/** Fastify with our body limit, request ids (honouring a sane `x-request-id`) and the process logger. */
 export function createAdapter(logger: PinoLogger): FastifyAdapter {
   return new FastifyAdapter({
     loggerInstance: logger,
@@ -33,6 +60,8 @@ export function createAdapter(logger: PinoLogger): FastifyAdapter {
 
 /** Everything that makes an app instance behave like production; shared by main, tests and the OpenAPI export. */
 export async function configureApp(app: NestFastifyApplication): Promise<NestFastifyApplication> {
+  const cors = corsOptions(app.get<HttpConfig>(httpConfig.KEY).corsOrigins);
+  if (cors) app.enableCors(cors);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
   const fastify = app.getHttpAdapter().getInstance();
