@@ -6,7 +6,7 @@ import { INGESTION_JOB, IngestionJobData, IngestionService } from './ingestion.s
 import { PayloadError } from './shopify-payloads';
 
 /** Several webhooks at a time: the work is mostly waiting on the database. */
-const CONCURRENCY = 6;
+export const INGESTION_CONCURRENCY = 6;
 
 @Processor(Queues.Ingestion)
 export class IngestionProcessor {
@@ -14,7 +14,7 @@ export class IngestionProcessor {
 
   constructor(private readonly ingestion: IngestionService) {}
 
-  @Process({ name: INGESTION_JOB, concurrency: CONCURRENCY })
+  @Process({ name: INGESTION_JOB, concurrency: INGESTION_CONCURRENCY })
   async handle(job: Job<IngestionJobData>): Promise<string> {
     try {
       return await this.ingestion.process(job.data);
