@@ -16,7 +16,14 @@ interface Server {
 async function startServer(env: NodeJS.ProcessEnv, cwd?: string): Promise<Server> {
   const child: ChildProcess = spawn('node', [MAIN], {
     cwd,
-    env: { ...env, PORT: '0', HOST: '127.0.0.1' },
+    // A queue prefix of its own: this server runs queue processors, and must not take (and then
+    // abandon when stopped) the jobs of the e2e files running next to it.
+    env: {
+      ...env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      QUEUE_PREFIX: `${process.env.QUEUE_PREFIX ?? 'mp-test'}-logs`,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
