@@ -1,16 +1,10 @@
+import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from '../../src/app.factory';
 import { httpConfig } from '../../src/config/configuration';
 import { startApp, TestApp } from '../support/app';
 
 const ADMIN = 'https://admin.example.com';
-const REQUEST_HEADERS = ['x-access-token', 'content-type', 'idempotency-key', 'x-request-id'];
-const EXPOSED = [
-  'x-request-id',
-  'retry-after',
-  'ratelimit-limit',
-  'ratelimit-remaining',
-  'ratelimit-reset',
-  'idempotent-replayed',
-];
+const REQUEST_HEADERS = CORS_ALLOWED_HEADERS;
+const EXPOSED = CORS_EXPOSED_HEADERS;
 
 const list = (value: string | null) => (value ?? '').split(',').map((v) => v.trim().toLowerCase());
 
@@ -51,6 +45,12 @@ describe('CORS (e2e)', () => {
       t = await withOrigins([ADMIN, 'http://localhost:5173']);
     });
     afterAll(() => t.close());
+
+    it('declares the headers the issue names', () => {
+      expect(REQUEST_HEADERS).toEqual(['x-access-token', 'content-type', 'idempotency-key', 'x-request-id']);
+      expect(EXPOSED).toEqual(expect.arrayContaining(['x-request-id', 'retry-after', 'idempotent-replayed']));
+      expect(EXPOSED.filter((h) => h.startsWith('ratelimit-'))).toHaveLength(3);
+    });
 
     it('answers a preflight from an allowed origin with 204 and the headers a client needs', async () => {
       for (const path of ['/v1/vendors', '/v2/orders', '/authenticate']) {
