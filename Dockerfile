@@ -14,6 +14,8 @@ WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --chown=node:node package.json ./
+# `npm run cli` starts at this launcher (it checks that dist/ is there).
+COPY --chown=node:node scripts/cli.js ./scripts/cli.js
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \

@@ -15,7 +15,7 @@ fi
 
 export MONGODB_URI=${MONGODB_URI:-mongodb://127.0.0.1:27017/marketplace_contract}
 export PORT=${CONTRACT_PORT:-$((20000 + RANDOM % 20000))}
-export HOST=127.0.0.1 LOG_LEVEL=${CONTRACT_LOG_LEVEL:-warn}
+export HOST=127.0.0.1 LOG_LEVEL=${CONTRACT_LOG_LEVEL:-warn} LOG_FORMAT=json
 BASE=http://127.0.0.1:$PORT
 mkdir -p .data/reports
 node dist/main.js >.data/reports/contract-server.log 2>&1 &
@@ -51,8 +51,9 @@ status=0
 run v1-shop-token openapi/v1.json "$SHOP_TOKEN" || status=1
 run v2-merchant-token openapi/v2.json "$MERCHANT_TOKEN" || status=1
 run v2-shop-token openapi/v2.json "$SHOP_TOKEN" || status=1
-if grep -q '"level":50' .data/reports/contract-server.log; then
-  echo "[contract] the server logged errors during the run:"; grep '"level":50' .data/reports/contract-server.log | head -5
+LOGGED_ERRORS='"level":"(error|fatal)"'
+if grep -Eq "$LOGGED_ERRORS" .data/reports/contract-server.log; then
+  echo "[contract] the server logged errors during the run:"; grep -E "$LOGGED_ERRORS" .data/reports/contract-server.log | head -5
   status=1
 fi
 exit $status

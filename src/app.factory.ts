@@ -3,21 +3,50 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import type { Logger as PinoLogger } from 'pino';
 import { OperationContexts } from './common/context/operation-context';
 import { AllExceptionsFilter } from './common/errors';
-import { appConfig } from './config/configuration';
+
 import { createValidationPipe } from './common/http/validation';
 import { createLogger } from './common/logging/logger';
 import { CommandObserver } from './database/command-observer';
+import { httpConfig, HttpConfig, loggingConfig } from './config/configuration';
 import { setupSwagger } from './docs/swagger';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** The JSON logger at the configured LOG_LEVEL (throws EnvValidationError on an invalid environment). */
+/** The process logger, made before Nest exists (the adapter needs it), from the validated logging namespace. */
 export function createLoggerFromEnv(): PinoLogger {
-  return createLogger(appConfig().logLevel);
+  const { level, format } = loggingConfig();
+  return createLogger(level, format);
 }
 
-/** Fastify with our body limit, request ids (honouring a sane `x-request-id`) and the JSON logger. */
+/** Request headers a browser client sends, and response headers its scripts may read. */
+export const CORS_ALLOWED_HEADERS = ['x-access-token', 'content-type', 'idempotency-key', 'x-request-id'];
+export const CORS_EXPOSED_HEADERS = [
+  'x-request-id',
+  'retry-after',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'idempotent-replayed',
+];
+
+/**
+ * @fastify/cors options for CORS_ORIGINS, or undefined when none are configured (no CORS headers,
+ * preflights 404). Credentials travel in a header, never in cookies, so no allow-credentials.
+ */
+export function corsOptions(origins: string[]): Parameters<NestFastifyApplication['enableCors']>[0] {
+  if (origins.length === 0) return undefined;
+  return {
+    origin: origins.includes('*') ? '*' : origins,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: 600,
+    optionsSuccessStatus: 204,
+  };
+}
+
+/** Fastify with our body limit, request ids (honouring a sane `x-request-id`) and the process logger. */
 export function createAdapter(logger: PinoLogger): FastifyAdapter {
   return new FastifyAdapter({
     loggerInstance: logger,
@@ -34,6 +63,8 @@ export function createAdapter(logger: PinoLogger): FastifyAdapter {
 
 /** Everything that makes an app instance behave like production; shared by main, tests and the OpenAPI export. */
 export async function configureApp(app: NestFastifyApplication): Promise<NestFastifyApplication> {
+  const cors = corsOptions(app.get<HttpConfig>(httpConfig.KEY).corsOrigins);
+  if (cors) app.enableCors(cors);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
   const fastify = app.getHttpAdapter().getInstance();

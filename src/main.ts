@@ -1,3 +1,4 @@
+import './config/dotenv';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -8,20 +9,21 @@ import { appConfig, authConfig } from './config/configuration';
 import { EnvValidationError } from './config/env.validation';
 
 async function bootstrap(): Promise<void> {
-  const { port, host } = appConfig();
+  const env = appConfig();
   const logger = createLoggerFromEnv();
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, createAdapter(logger), {
     rawBody: true,
     logger: new PinoNestLogger(logger),
   });
   await configureApp(app);
-  await app.listen(port, host);
-  const shown = host === '0.0.0.0' ? '127.0.0.1' : host;
-  const base = `http://${shown}:${port}`;
+  await app.listen(env.port, env.host);
+  const shown = env.host === '0.0.0.0' ? '127.0.0.1' : env.host;
+  const bound = app.getHttpServer().address(); // the real port when PORT=0 asked for any free one
+  const base = `http://${shown}:${typeof bound === 'object' && bound ? bound.port : env.port}`;
   logger.info({ url: base }, `Marketplace Admin API listening on ${base}`);
   if (authConfig().usingDevSecret)
     logger.warn('JWT_SECRET is not set: using the insecure development secret');
-  // Human-facing hints on stderr, so stdout stays pure JSON logs.
+  // Human-facing hints on stderr, so stdout carries only log lines.
   process.stderr.write(
     `\nMarketplace Admin API on ${base}\n` +
       `  Swagger UI: ${base}/docs/v1 and ${base}/docs/v2 (JSON: /docs/v1.json, /docs/v2.json)\n` +

@@ -1,3 +1,4 @@
+import './config/dotenv';
 import './worker-role';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';

@@ -1,36 +1,41 @@
 import type { INestApplicationContext } from '@nestjs/common';
+import type { ProgressFactory } from './progress';
 
-export type CliArgs = Record<string, string | true>;
+/** Parsed option values by option name (`--domain` → `domain`), as commander hands them over. */
+export type CliArgs = Record<string, string | number | undefined>;
 
-/** One operator command: reads flags, returns the JSON object the CLI prints. */
+export interface CliOption {
+  /** commander flags: `--domain <domain>` (every option takes a value). */
+  flags: string;
+  description: string;
+  required?: boolean;
+  defaultValue?: string | number;
+  /** Turns the raw text into the value (validated before the app connects); throws CliUsageError. */
+  parse?: (value: string) => string | number;
+}
+
+/** One operator command: declares its options, returns the JSON object the CLI prints. */
 export interface CliCommand {
   name: string;
-  usage: string;
-  run(app: INestApplicationContext, args: CliArgs): Promise<Record<string, unknown>>;
+  description: string;
+  options: CliOption[];
+  run(
+    app: INestApplicationContext,
+    args: CliArgs,
+    progress?: ProgressFactory,
+  ): Promise<Record<string, unknown>>;
 }
 
+/** Wrong use of the CLI (exit 2), as opposed to a refused operation (exit 1). */
 export class CliUsageError extends Error {}
-
-export function parseArgs(argv: string[]): { command?: string; args: CliArgs } {
-  const [command, ...rest] = argv;
-  const args: CliArgs = {};
-  for (let i = 0; i < rest.length; i++) {
-    const token = rest[i];
-    if (!token.startsWith('--')) throw new CliUsageError(`Unexpected argument "${token}"`);
-    const eq = token.indexOf('=');
-    if (eq > 0) {
-      args[token.slice(2, eq)] = token.slice(eq + 1);
-    } else if (i + 1 < rest.length && !rest[i + 1].startsWith('--')) {
-      args[token.slice(2)] = rest[++i];
-    } else {
-      args[token.slice(2)] = true;
-    }
-  }
-  return { command, args };
-}
 
 export function requireString(args: CliArgs, name: string): string {
   const v = args[name];
   if (typeof v !== 'string' || v.trim() === '') throw new CliUsageError(`--${name} is required`);
   return v.trim();
+}
+
+export function optionalString(args: CliArgs, name: string): string | undefined {
+  const v = args[name];
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
 }

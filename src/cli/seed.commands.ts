@@ -4,13 +4,14 @@ import type { INestApplicationContext } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import { shopScope } from '../common/tenancy';
 import { ingestionJobId, IngestionService } from '../ingestion/ingestion.service';
+import { INGESTION_CONCURRENCY, IngestionProcessor } from '../ingestion/ingestion.processor';
 import { CommissionsService } from '../commissions/commissions.service';
 import { MerchantKeysService } from '../merchant-keys/merchant-keys.service';
 import { IngestionJobData, Jobs, Queues } from '../queues/jobs';
 import { ShopsService } from '../shops/shops.service';
 import { VendorsService } from '../vendors/vendors.service';
 import { normaliseVendorName } from '../vendors/vendor-policy';
-import { CliArgs, CliCommand, CliUsageError } from './cli-command';
+import { CliCommand, CliUsageError, optionalString } from './cli-command';
 import {
   DEMO_SKU_OVERRIDES,
   DEMO_VENDORS,
@@ -19,13 +20,17 @@ import {
   productPayloads,
   prng,
 } from './demo-catalog';
+import { JobWaiter } from './job-waiter';
+import { NO_PROGRESS, Progress } from './progress';
 
 const MAX_ORDERS = 1_000_000;
 const IN_FLIGHT = 200;
 
-function ordersArg(args: CliArgs): number {
-  if (args.orders === undefined) return 50;
-  const n = Number(args.orders);
+const DEFAULT_ORDERS = 50;
+
+function parseOrders(value: string | number | undefined): number {
+  if (value === undefined) return DEFAULT_ORDERS;
+  const n = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(n) || n < 0 || n > MAX_ORDERS) {
     throw new CliUsageError(`--orders must be an integer from 0 to ${MAX_ORDERS}`);
   }
@@ -40,52 +45,70 @@ async function ingestAll(
   app: INestApplicationContext,
   shop: { shopId: string; shopDomain: string; webhookSecret: string },
   deliveries: Delivery[],
+  progress: Progress,
 ): Promise<void> {
   const ingestion = app.get(IngestionService, { strict: false });
   const queue = app.get<Queue<IngestionJobData>>(getQueueToken(Queues.Ingestion), { strict: false });
-  // The CLI may run without queue processors: then this command processes its own deliveries.
+  // The CLI may run without queue processors: then this command processes its own deliveries, with
+  // the same handler as a worker (a payload that can never be processed fails at once).
   const handlers = (queue as unknown as { handlers?: Record<string, unknown> }).handlers ?? {};
   if (!handlers[Jobs.ShopifyWebhook]) {
-    void queue.process(Jobs.ShopifyWebhook, 6, (job: Job<IngestionJobData>) => ingestion.process(job.data));
+    const processor = new IngestionProcessor(ingestion);
+    void queue.process(Jobs.ShopifyWebhook, INGESTION_CONCURRENCY, (job: Job<IngestionJobData>) =>
+      processor.handle(job),
+    );
   }
-  for (let i = 0; i < deliveries.length; i += IN_FLIGHT) {
-    const chunk = deliveries.slice(i, i + IN_FLIGHT);
-    const ids = await Promise.all(
-      chunk.map(async (d) => {
-        const rawBody = Buffer.from(JSON.stringify(d.payload));
-        const webhookId = `demo-${randomBytes(12).toString('hex')}`;
-        await ingestion.receive({
-          topic: d.topic,
-          shopDomain: shop.shopDomain,
-          webhookId,
-          hmac: createHmac('sha256', shop.webhookSecret).update(rawBody).digest('base64'),
-          rawBody,
-          payload: d.payload,
-        });
-        return webhookId;
-      }),
-    );
-    await Promise.all(
-      ids.map(async (webhookId) => {
-        const job = await queue.getJob(ingestionJobId(shop.shopId, webhookId));
-        if (job) await job.finished();
-      }),
-    );
+  let done = 0;
+  progress.update(done, deliveries.length);
+  const waiter = new JobWaiter(queue, () => progress.update(++done, deliveries.length));
+  try {
+    for (let i = 0; i < deliveries.length; i += IN_FLIGHT) {
+      const chunk = deliveries.slice(i, i + IN_FLIGHT);
+      const ids = await Promise.all(
+        chunk.map(async (d) => {
+          const rawBody = Buffer.from(JSON.stringify(d.payload));
+          const webhookId = `demo-${randomBytes(12).toString('hex')}`;
+          await ingestion.receive({
+            topic: d.topic,
+            shopDomain: shop.shopDomain,
+            webhookId,
+            hmac: createHmac('sha256', shop.webhookSecret).update(rawBody).digest('base64'),
+            rawBody,
+            payload: d.payload,
+          });
+          return ingestionJobId(shop.shopId, webhookId);
+        }),
+      );
+      await waiter.wait(ids);
+    }
+  } finally {
+    waiter.close();
+    progress.stop();
   }
 }
 
 export const seedCommands: CliCommand[] = [
   {
     name: 'seed:demo',
-    usage: 'seed:demo [--orders N] [--domain D]',
+    description:
+      'Create a demo shop (3 vendors, SKU overrides, 7 products, N orders) by sending signed webhooks ' +
+      'through the ingestion path; prints its credentials. Progress on stderr.',
+    options: [
+      {
+        flags: '--orders <n>',
+        description: 'orders to create (0-1000000)',
+        defaultValue: DEFAULT_ORDERS,
+        parse: parseOrders,
+      },
+      { flags: '--domain <domain>', description: 'shop domain (default: a random demo-….myshopify.com)' },
+    ],
     /**
      * A demo shop with vendors, SKU overrides, products and N orders, all sent as signed webhooks
      * through the ingestion path; prints the credentials.
      */
-    run: async (app, args) => {
-      const orders = ordersArg(args);
-      if (args.domain === true) throw new CliUsageError('--domain needs a value');
-      const domain = args.domain ?? `demo-${randomBytes(4).toString('hex')}.myshopify.com`;
+    run: async (app, args, progress = NO_PROGRESS) => {
+      const orders = parseOrders(args.orders);
+      const domain = optionalString(args, 'domain') ?? `demo-${randomBytes(4).toString('hex')}.myshopify.com`;
       const created = await app.get(ShopsService).create({ domain, name: 'Demo marketplace' });
       const scope = shopScope(created.shopId);
       // Vendors and SKU overrides go through the same services as the API.
@@ -114,7 +137,7 @@ export const seedCommands: CliCommand[] = [
           payload: orderPayload(i, base, now, variants, rnd),
         })),
       ];
-      await ingestAll(app, created, deliveries);
+      await ingestAll(app, created, deliveries, progress('webhooks'));
       const orderIds = deliveries
         .filter((d) => d.topic === 'orders/create')
         .map((d) => d.payload.id as number);

@@ -50,11 +50,44 @@ export const platformConfig = registerAs('platform', () => {
   return { encryptionKey: env.DATA_ENCRYPTION_KEY, shopifyApiBaseUrl: env.SHOPIFY_API_BASE_URL };
 });
 
+/**
+ * Read before Nest exists too (main, worker: the logger is handed to the adapter), by calling the
+ * factory directly. `pretty` is for a developer's terminal; anything collected or piped gets JSON.
+ */
+export const loggingConfig = registerAs('logging', () => {
+  const env = validateEnv(process.env);
+  const terminal = process.stdout.isTTY === true && env.NODE_ENV !== 'production';
+  return { level: env.LOG_LEVEL, format: env.LOG_FORMAT ?? (terminal ? 'pretty' : 'json') };
+});
+
+/** `corsOrigins`: empty = no CORS at all; `['*']` = any origin. */
+export const httpConfig = registerAs('http', () => ({
+  corsOrigins: parseCorsOrigins(validateEnv(process.env).CORS_ORIGINS),
+}));
+
+export function parseCorsOrigins(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+}
+
 export type AppConfig = ConfigType<typeof appConfig>;
 export type DatabaseConfig = ConfigType<typeof databaseConfig>;
 export type RedisConfig = ConfigType<typeof redisConfig>;
 export type AuthConfig = ConfigType<typeof authConfig>;
 export type MailConfig = ConfigType<typeof mailConfig>;
 export type PlatformConfig = ConfigType<typeof platformConfig>;
+export type LoggingConfig = ConfigType<typeof loggingConfig>;
+export type HttpConfig = ConfigType<typeof httpConfig>;
 
-export const allConfigs = [appConfig, databaseConfig, redisConfig, authConfig, mailConfig, platformConfig];
+export const allConfigs = [
+  appConfig,
+  databaseConfig,
+  redisConfig,
+  authConfig,
+  mailConfig,
+  platformConfig,
+  loggingConfig,
+  httpConfig,
+];

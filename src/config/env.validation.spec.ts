@@ -29,6 +29,11 @@ describe('validateEnv', () => {
     ['LOG_LEVEL', 'loud', /LOG_LEVEL/],
     ['NODE_ENV', 'staging', /NODE_ENV/],
     ['DATA_ENCRYPTION_KEY', 'abc', /DATA_ENCRYPTION_KEY/],
+    ['LOG_FORMAT', 'xml', /LOG_FORMAT/],
+    ['CORS_ORIGINS', 'admin.example.com', /CORS_ORIGINS must be \* or comma-separated origins/],
+    ['CORS_ORIGINS', 'https://admin.example.com/app', /CORS_ORIGINS/],
+    ['CORS_ORIGINS', 'https://a.example.com,,https://b.example.com', /CORS_ORIGINS/],
+    ['CORS_ORIGINS', '*,https://a.example.com', /CORS_ORIGINS/],
   ])('rejects %s=%s', (name, value, message) => {
     expect(() => validateEnv({ [name]: value })).toThrow(message);
   });
@@ -38,6 +43,11 @@ describe('validateEnv', () => {
     expect(env.PORT).toBe(8080);
     expect(env.QUEUE_PROCESSORS).toBe(false);
   });
+
+  it.each(['*', 'https://admin.example.com', 'http://localhost:5173, https://admin.example.com:8443'])(
+    'accepts CORS_ORIGINS=%s',
+    (value) => expect(validateEnv({ CORS_ORIGINS: value }).CORS_ORIGINS).toBe(value),
+  );
 });
 
 describe('queue processors per process role', () => {

@@ -14,6 +14,11 @@ import {
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const LOG_FORMATS = ['pretty', 'json'] as const;
+
+/** `*`, or origins (scheme, host, optional port; no path) separated by commas. */
+const ORIGIN = String.raw`https?:\/\/[^\s,/]+`;
+const CORS_ORIGINS_RE = new RegExp(String.raw`^\s*(\*|${ORIGIN}(\s*,\s*${ORIGIN})*)\s*$`);
 
 const toBool = ({ value }: { value: unknown }) =>
   value === undefined ? undefined : ['1', 'true', 'yes'].includes(String(value).toLowerCase());
@@ -49,6 +54,18 @@ export class EnvironmentVariables {
 
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+
+  /** Unset: `pretty` on a terminal outside production, `json` otherwise (see loggingConfig). */
+  @IsOptional()
+  @IsIn(LOG_FORMATS)
+  LOG_FORMAT?: (typeof LOG_FORMATS)[number];
+
+  /** Browser origins allowed to call the API (CORS); unset means no CORS headers at all. */
+  @IsOptional()
+  @Matches(CORS_ORIGINS_RE, {
+    message: 'must be * or comma-separated origins such as https://admin.example.com,http://localhost:5173',
+  })
+  CORS_ORIGINS?: string;
 
   /**
    * Run Bull processors inside the HTTP process (set false when scaling workers out with

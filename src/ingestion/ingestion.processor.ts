@@ -6,7 +6,7 @@ import { IngestionService } from './ingestion.service';
 import { PayloadError } from './shopify-payloads';
 
 /** Several webhooks at a time: the work is mostly waiting on the database. */
-const CONCURRENCY = 6;
+export const INGESTION_CONCURRENCY = 6;
 
 @Processor(Queues.Ingestion)
 export class IngestionProcessor {
@@ -14,7 +14,7 @@ export class IngestionProcessor {
 
   constructor(private readonly ingestion: IngestionService) {}
 
-  @OnJob({ queue: Queues.Ingestion, name: Jobs.ShopifyWebhook, concurrency: CONCURRENCY })
+  @OnJob({ queue: Queues.Ingestion, name: Jobs.ShopifyWebhook, concurrency: INGESTION_CONCURRENCY })
   async handle(job: Job<IngestionJobData>): Promise<string> {
     try {
       return await this.ingestion.process(job.data);

@@ -22,6 +22,13 @@ import { PayoutEngineOptions } from './payout-engine.options';
 export const PAYOUT_JOB_ATTEMPTS = 3;
 
 /** Another run of the batch holds its lease: retried later by the queue. */
+/** Where an in-process run stands (the CLI shows it): batches done, and the line items of the current one. */
+export interface RunProgress {
+  batchesDone: number;
+  batches: number;
+  current?: { vendorName: string; lineItemsDone: number; lineItems: number };
+}
+
 export class BatchBusyError extends Error {
   constructor() {
     super('Another run of this payout batch is in progress');
@@ -62,22 +69,40 @@ export class PayoutEngine {
   }
 
   /** The operator CLI: the same batches, run in this process one after the other. */
-  async runNow(scope: ShopScope, input: { vendorId?: string; until: string }): Promise<PayoutBatch[]> {
+  async runNow(
+    scope: ShopScope,
+    input: { vendorId?: string; until: string },
+    onProgress: (progress: RunProgress) => void = () => undefined,
+  ): Promise<PayoutBatch[]> {
+    const batches = await this.prepare(scope, input);
     const out: PayoutBatch[] = [];
-    for (const batch of await this.prepare(scope, input)) {
-      if (batch.status === 'completed') {
-        out.push(batch);
-        continue;
-      }
-      try {
-        out.push(await this.run(scope, String(batch._id), { final: true }));
-      } catch (err) {
-        if (!(err instanceof BatchBusyError))
-          this.logger.warn(`payout batch ${String(batch._id)} failed: ${String(err)}`);
-        out.push((await this.batches.findById(scope, batch._id)) ?? batch);
-      }
+    onProgress({ batchesDone: 0, batches: batches.length });
+    for (const batch of batches) {
+      const onLineItems = (lineItemsDone: number, lineItems: number) =>
+        onProgress({
+          batchesDone: out.length,
+          batches: batches.length,
+          current: { vendorName: batch.vendorName, lineItemsDone, lineItems },
+        });
+      out.push(await this.runOnce(scope, batch, onLineItems));
+      onProgress({ batchesDone: out.length, batches: batches.length });
     }
     return out;
+  }
+
+  private async runOnce(
+    scope: ShopScope,
+    batch: PayoutBatch,
+    onLineItems: (done: number, total: number) => void,
+  ): Promise<PayoutBatch> {
+    if (batch.status === 'completed') return batch;
+    try {
+      return await this.run(scope, String(batch._id), { final: true, onLineItems });
+    } catch (err) {
+      if (!(err instanceof BatchBusyError))
+        this.logger.warn(`payout batch ${String(batch._id)} failed: ${String(err)}`);
+      return (await this.batches.findById(scope, batch._id)) ?? batch;
+    }
   }
 
   /** Finds or creates the batch of each payable vendor the trigger covers. */
@@ -161,7 +186,11 @@ export class PayoutEngine {
    * Runs (or resumes) one batch. `final`: no automatic retry follows, so a failure leaves the batch
    * `failed` rather than `queued`.
    */
-  async run(scope: ShopScope, batchId: string, opts: { final: boolean }): Promise<PayoutBatch> {
+  async run(
+    scope: ShopScope,
+    batchId: string,
+    opts: { final: boolean; onLineItems?: (done: number, total: number) => void },
+  ): Promise<PayoutBatch> {
     const batch = await this.batches.findById(scope, batchId);
     if (!batch) throw new NotFoundError('Payout batch');
     if (batch.status === 'completed') return batch;
@@ -176,9 +205,11 @@ export class PayoutEngine {
     try {
       const items = await this.lineItems.listPayable(scope, batch.vendorId, batch.cutoff);
       const size = Math.max(1, this.options.chunkSize);
+      opts.onLineItems?.(0, items.length);
       for (let i = 0; i < items.length; i += size) {
         await this.lineItems.markPaid(scope, items.slice(i, i + size), id, this.clock.now());
         await this.keepLease(scope, batch._id, leaseId);
+        opts.onLineItems?.(Math.min(i + size, items.length), items.length);
       }
       const adjustments = await this.adjustments.listPayable(scope, batch.vendorId, batch.cutoff);
       await this.adjustments.markPaid(

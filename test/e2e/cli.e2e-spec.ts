@@ -1,21 +1,54 @@
 import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startApp, TestApp } from '../support/app';
 import { uniqueDomain } from '../support/factory';
 
 const run = promisify(execFile);
-const CLI = join(__dirname, '..', '..', 'dist', 'cli', 'main.js');
+const ROOT = join(__dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 
-async function cli(...args: string[]): Promise<{ code: number; out: Record<string, unknown>; raw: string }> {
+interface CliRun {
+  code: number;
+  /** stdout parsed: the result (success) or undefined. */
+  out: Record<string, unknown>;
+  /** The last stderr line parsed when it is JSON: the error. */
+  err: Record<string, unknown>;
+  stdout: string;
+  stderr: string;
+}
+
+function parseJson(text: string): Record<string, unknown> {
   try {
-    const { stdout } = await run('node', [CLI, ...args], { env: process.env });
-    return { code: 0, out: JSON.parse(stdout), raw: stdout };
-  } catch (err) {
-    const e = err as { code: number; stdout: string };
-    return { code: e.code, out: JSON.parse(e.stdout), raw: e.stdout };
+    return text.trim() ? (JSON.parse(text) as Record<string, unknown>) : {};
+  } catch {
+    return {};
   }
 }
+
+async function exec(
+  file: string,
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<CliRun> {
+  let code = 0;
+  let stdout: string;
+  let stderr: string;
+  try {
+    ({ stdout, stderr } = await run('node', [file, ...args], {
+      env: opts.env ?? process.env,
+      cwd: opts.cwd,
+    }));
+  } catch (e) {
+    ({ code, stdout, stderr } = e as { code: number; stdout: string; stderr: string });
+  }
+  const lastErrLine = stderr.trim().split('\n').pop() ?? '';
+  return { code, out: parseJson(stdout), err: parseJson(lastErrLine), stdout, stderr };
+}
+
+const cli = (...args: string[]) => exec(CLI, args);
 
 describe('operator CLI (e2e, built dist/cli/main.js)', () => {
   let t: TestApp;
@@ -28,7 +61,8 @@ describe('operator CLI (e2e, built dist/cli/main.js)', () => {
     const domain = uniqueDomain('cli');
     const res = await cli('shop:create', '--domain', domain, '--name', 'CLI shop');
     expect(res.code).toBe(0);
-    expect(res.raw.trim().split('\n')).toHaveLength(1);
+    expect(res.stdout.trim().split('\n')).toHaveLength(1);
+    expect(res.stderr).toBe('');
     expect(res.out).toEqual({
       shopId: expect.stringMatching(/^[0-9a-f]{24}$/),
       shopDomain: domain,
@@ -40,7 +74,8 @@ describe('operator CLI (e2e, built dist/cli/main.js)', () => {
 
     const dup = await cli('shop:create', '--domain', domain.toUpperCase());
     expect(dup.code).toBe(1);
-    expect(dup.out).toEqual({ error: expect.stringContaining('already exists') });
+    expect(dup.stdout).toBe('');
+    expect(dup.err).toEqual({ error: expect.stringContaining('already exists') });
   });
 
   it('shop:rotate-key replaces the key at once', async () => {
@@ -76,18 +111,155 @@ describe('operator CLI (e2e, built dist/cli/main.js)', () => {
     expect((await t.api.post('/authenticate', { apiKey: rotated.out.key })).status).toBe(401);
   });
 
-  it('reports errors as {error} with a non-zero exit', async () => {
-    expect(await cli('shop:rotate-key', '--domain', 'missing.myshopify.com')).toMatchObject({
-      code: 1,
-      out: { error: 'Shop not found' },
+  it('reports errors as one {error} object on stderr with a non-zero exit, stdout empty', async () => {
+    const missing = await cli('shop:rotate-key', '--domain', 'missing.myshopify.com');
+    expect(missing).toMatchObject({ code: 1, err: { error: 'Shop not found' }, stdout: '' });
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    expect(await cli('shop:create')).toMatchObject({
+      code: 2,
+      err: { error: "required option '--domain <domain>' not specified" },
+      stdout: '',
     });
-    expect(await cli('shop:create')).toMatchObject({ code: 2, out: { error: '--domain is required' } });
     expect(await cli('shop:create', '--domain', 'not a domain')).toMatchObject({
       code: 1,
-      out: { error: expect.stringContaining('not a valid host name') },
+      err: { error: expect.stringContaining('not a valid host name') },
+      stdout: '',
     });
     const unknown = await cli('nope');
     expect(unknown.code).toBe(2);
-    expect(unknown.out.error).toBe('Unknown command "nope"');
+    expect(unknown.err).toMatchObject({
+      error: "unknown command 'nope'",
+      commands: expect.arrayContaining(['seed:demo']),
+    });
+    expect(await cli()).toMatchObject({
+      code: 2,
+      err: { error: expect.stringContaining('No command given') },
+    });
+  });
+
+  it('refuses unknown flags, missing values and stray arguments before connecting (exit 2)', async () => {
+    const domain = uniqueDomain('cli-flags');
+    expect(await cli('shop:create', '--domain', domain, '--bogus', 'x')).toMatchObject({
+      code: 2,
+      err: { error: "unknown option '--bogus'" },
+      stdout: '',
+    });
+    const missingValue = {
+      code: 2,
+      err: { error: "option '--domain <domain>' argument missing" },
+      stdout: '',
+    };
+    expect(await cli('shop:create', '--domain')).toMatchObject(missingValue);
+    expect(await cli('shop:create', '--domain', '--name', 'x')).toMatchObject(missingValue);
+    expect(await cli('shop:create', '--domain', '')).toMatchObject(missingValue);
+    expect(await cli('shop:create', 'extra', '--domain', domain)).toMatchObject({
+      code: 2,
+      err: { error: expect.stringContaining('too many arguments') },
+    });
+    expect(await cli('seed:demo', '--orders', 'many')).toMatchObject({
+      code: 2,
+      err: { error: '--orders must be an integer from 0 to 1000000' },
+    });
+    // none of those created the shop
+    expect(await cli('shop:rotate-key', '--domain', domain)).toMatchObject({
+      code: 1,
+      err: { error: 'Shop not found' },
+    });
+  });
+
+  it('--help for the program and for each command, on stdout with exit 0', async () => {
+    const program = await cli('--help');
+    expect(program.code).toBe(0);
+    expect(program.stderr).toBe('');
+    expect(program.stdout).toContain('Usage: npm run --silent cli -- <command> [options]');
+    for (const name of [
+      'shop:create',
+      'shop:rotate-key',
+      'merchant-key:create',
+      'merchant-key:rotate',
+      'merchant-key:revoke',
+      'payouts:run',
+      'seed:demo',
+    ]) {
+      expect(program.stdout).toContain(name);
+      const one = await cli(name, '--help');
+      expect(one).toMatchObject({ code: 0, stderr: '' });
+      expect(one.stdout).toContain(`Usage: npm run --silent cli -- ${name} [options]`);
+    }
+    const seed = await cli('help', 'seed:demo');
+    expect(seed.code).toBe(0);
+    expect(seed.stdout).toMatch(/--orders <n>.*\(default: 50\)/);
+    expect((await cli('payouts:run', '-h')).stdout).toMatch(
+      /--domain <domain> +the shop's domain \(required\)/,
+    );
+  });
+
+  it('seed:demo: the result alone on stdout, progress lines on stderr, no warnings; payouts:run the same', async () => {
+    // A queue prefix of its own: seed:demo processes ingestion jobs in the CLI process, and must not
+    // take the jobs of the e2e files running next to it.
+    const env = { ...process.env, QUEUE_PREFIX: `${process.env.QUEUE_PREFIX ?? 'mp-test'}-seed` };
+    const seed = await exec(CLI, ['seed:demo', '--orders', '24'], { env });
+    expect(seed.code).toBe(0);
+    expect(seed.stdout.trim().split('\n')).toHaveLength(1);
+    expect(seed.out).toMatchObject({ orders: 24, products: 7, shopDomain: expect.stringMatching(/^demo-/) });
+    const lines = seed.stderr.trim().split('\n');
+    // stderr is a pipe here: plain lines, no bar; the first and the last always, 31 webhooks = 7 products + 24 orders
+    expect(lines[0]).toBe('seed:demo: 0/31 webhooks (0%)');
+    expect(lines[lines.length - 1]).toBe('seed:demo: 31/31 webhooks (100%)');
+    for (const line of lines) expect(line).toMatch(/^seed:demo: \d+\/31 webhooks \(\d+%\)$/);
+    expect(seed.stderr).not.toMatch(/warning/i);
+
+    const until = new Date().toISOString().slice(0, 10);
+    const payouts = await exec(
+      CLI,
+      ['payouts:run', '--domain', String(seed.out.shopDomain), '--until', until],
+      {
+        env,
+      },
+    );
+    expect(payouts.code).toBe(0);
+    expect(payouts.out).toMatchObject({ shopDomain: seed.out.shopDomain, until });
+    const batches = (payouts.out.batches as unknown[]).length;
+    expect(batches).toBeGreaterThan(0);
+    const plines = payouts.stderr.trim().split('\n');
+    expect(plines[0]).toBe(`payouts:run: 0/${batches} batches (0%)`);
+    expect(plines[plines.length - 1]).toBe(`payouts:run: ${batches}/${batches} batches (100%)`);
+    expect(payouts.stderr).not.toMatch(/warning/i);
+  });
+
+  it('npm run cli before a build: one JSON error on stderr, exit 1 (scripts/cli.js checks for dist/)', async () => {
+    const unbuilt = mkdtempSync(join(tmpdir(), 'mp-cli-'));
+    mkdirSync(join(unbuilt, 'scripts'));
+    copyFileSync(join(ROOT, 'scripts', 'cli.js'), join(unbuilt, 'scripts', 'cli.js'));
+    const res = await exec(join(unbuilt, 'scripts', 'cli.js'), [
+      'shop:create',
+      '--domain',
+      'x.myshopify.com',
+    ]);
+    expect(res).toMatchObject({
+      code: 1,
+      stdout: '',
+      err: { error: expect.stringContaining('npm run build') },
+    });
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+    // with dist/ present the launcher hands over to it
+    const built = await exec(join(ROOT, 'scripts', 'cli.js'), ['--help']);
+    expect(built.code).toBe(0);
+    expect(built.stdout).toContain('seed:demo');
+  });
+
+  it('reads .env from the working directory; the real environment wins', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mp-cli-env-'));
+    writeFileSync(join(dir, '.env'), 'QUEUE_PREFIX=has space\n');
+    const withoutPrefix = { ...process.env };
+    delete withoutPrefix.QUEUE_PREFIX;
+    const domain = uniqueDomain('cli-env');
+    const fromFile = await exec(CLI, ['shop:create', '--domain', domain], { cwd: dir, env: withoutPrefix });
+    expect(fromFile).toMatchObject({
+      code: 1,
+      err: { error: expect.stringMatching(/^Invalid configuration: QUEUE_PREFIX/) },
+    });
+    const realWins = await exec(CLI, ['shop:create', '--domain', domain], { cwd: dir });
+    expect(realWins).toMatchObject({ code: 0, out: { shopDomain: domain } });
   });
 });

@@ -326,11 +326,10 @@ describe('store-platform webhook ingestion (e2e)', () => {
     const res = await sendWebhook(t, shop, 'orders/create', { id: 'not-a-number', line_items: 'nope' });
     expect(res.status).toBe(200);
     const queue = t.app.get<Queue>(getQueueToken(Queues.Ingestion), { strict: false });
-    const job = await eventually(async () => {
-      const j = await queue.getJob(ingestionJobId(shop.shopId, res.webhookId));
-      expect(await j!.getState()).toBe('failed');
-      return j!;
-    });
+    const id = ingestionJobId(shop.shopId, res.webhookId);
+    await eventually(async () => expect(await (await queue.getJob(id))!.getState()).toBe('failed'));
+    // Read it again once failed: a copy read just before the failure landed still says 0 attempts.
+    const job = (await queue.getJob(id))!;
     expect(job.attemptsMade).toBe(1);
     expect(job.failedReason).toContain('order id must be a positive integer id');
     expect(job.data).toMatchObject({

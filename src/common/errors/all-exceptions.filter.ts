@@ -22,7 +22,14 @@ export function sendError(
   logger: Pick<Logger, 'error'>,
 ): void {
   const res = toErrorResponse(exception, req.url);
-  if (res.errorId) {
+  if (res.status < 500) {
+    // The cause of a client error, once per request, at info: the request logger adds reqId.
+    const message = messageOf(res.body);
+    req.log?.info(
+      { method: req.method, url: req.url, statusCode: res.status, error: message },
+      `${req.method} ${req.url} answered ${res.status}: ${message}`,
+    );
+  } else if (res.errorId) {
     const err = exception as Error;
     logger.error(
       {
@@ -37,4 +44,12 @@ export function sendError(
   }
   if (reply.sent) return;
   void reply.status(res.status).headers(res.headers).send(res.body);
+}
+
+/** The message of a v1 `{error}` or V2 `{error: {message}}` body. */
+function messageOf(body: Record<string, unknown>): string {
+  const error = body.error;
+  if (typeof error === 'string') return error;
+  const message = (error as { message?: unknown } | undefined)?.message;
+  return typeof message === 'string' ? message : 'Client error';
 }

@@ -1,5 +1,9 @@
+import { isatty } from 'node:tty';
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger, LoggerOptions } from 'pino';
+import pinoPretty from 'pino-pretty';
+
+export type LogFormat = 'json' | 'pretty';
 
 export const REDACTED_PATHS = [
   'req.headers["x-access-token"]',
@@ -19,19 +23,42 @@ export function loggerOptions(level: string): LoggerOptions {
     base: { service: 'marketplace-admin-api' },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // "level":"info" rather than 30: readable, and what log pipelines match on.
+    formatters: { level: (label) => ({ level: label }) },
   };
 }
 
-export function createLogger(level: string, destination: 1 | 2 = 1): Logger {
+/** JSON lines for anything that collects logs; `pretty` (pino-pretty, in-process) for a developer's terminal. */
+export function createLogger(level: string, format: LogFormat = 'json', destination: 1 | 2 = 1): Logger {
+  if (format === 'pretty') {
+    return pino(
+      loggerOptions(level),
+      pinoPretty({
+        destination,
+        colorize: isatty(destination),
+        translateTime: 'SYS:HH:MM:ss.l',
+        ignore: 'pid,hostname,service,context',
+        messageFormat: '{if context}[{context}] {end}{msg}',
+        singleLine: true,
+        errorLikeObjectKeys: ['err'], // `error` is the message of a 4xx, a plain string
+      }),
+    );
+  }
   return pino(loggerOptions(level), pino.destination({ fd: destination, sync: false }));
 }
+
+/**
+ * Nest contexts whose `log` calls are start-up detail (one line per route and per module), kept
+ * at debug so the info level shows what an operator needs.
+ */
+const DEBUG_CONTEXTS = new Set(['RoutesResolver', 'RouterExplorer', 'InstanceLoader']);
 
 /** Nest's own log lines (bootstrap, errors) through the same JSON logger as the requests. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, context?: string): void {
-    this.write('info', message, context);
+    this.write(context && DEBUG_CONTEXTS.has(context) ? 'debug' : 'info', message, context);
   }
   error(message: unknown, trace?: string, context?: string): void {
     this.write('error', message, context, trace);

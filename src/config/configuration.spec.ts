@@ -1,0 +1,53 @@
+import { httpConfig, loggingConfig, parseCorsOrigins } from './configuration';
+
+describe('httpConfig', () => {
+  it('splits CORS_ORIGINS on commas; unset means none', () => {
+    expect(parseCorsOrigins(undefined)).toEqual([]);
+    expect(parseCorsOrigins(' https://a.example.com , http://localhost:5173')).toEqual([
+      'https://a.example.com',
+      'http://localhost:5173',
+    ]);
+    expect(parseCorsOrigins('*')).toEqual(['*']);
+  });
+
+  it('reads the validated environment', () => {
+    const saved = process.env.CORS_ORIGINS;
+    process.env.CORS_ORIGINS = 'https://admin.example.com';
+    try {
+      expect(httpConfig()).toEqual({ corsOrigins: ['https://admin.example.com'] });
+    } finally {
+      if (saved === undefined) delete process.env.CORS_ORIGINS;
+      else process.env.CORS_ORIGINS = saved;
+    }
+  });
+});
+
+describe('loggingConfig', () => {
+  const saved = { ...process.env };
+  const tty = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY');
+  const onTerminal = (value: boolean) =>
+    Object.defineProperty(process.stdout, 'isTTY', { value, configurable: true });
+  afterEach(() => {
+    process.env = { ...saved };
+    if (tty) Object.defineProperty(process.stdout, 'isTTY', tty);
+    else delete (process.stdout as { isTTY?: boolean }).isTTY;
+  });
+
+  it.each([
+    [true, 'development', 'pretty'],
+    [true, 'test', 'pretty'],
+    [true, 'production', 'json'],
+    [false, 'development', 'json'],
+  ] as const)('stdout a terminal: %s, NODE_ENV=%s: %s by default', (terminal, nodeEnv, format) => {
+    onTerminal(terminal);
+    process.env = { ...saved, NODE_ENV: nodeEnv, JWT_SECRET: 'x'.repeat(32) };
+    delete process.env.LOG_FORMAT;
+    expect(loggingConfig().format).toBe(format);
+  });
+
+  it('LOG_FORMAT wins over the guess', () => {
+    onTerminal(true);
+    process.env = { ...saved, NODE_ENV: 'development', LOG_FORMAT: 'json', LOG_LEVEL: 'debug' };
+    expect(loggingConfig()).toEqual({ level: 'debug', format: 'json' });
+  });
+});
