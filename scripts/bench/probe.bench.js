@@ -26,9 +26,9 @@ module.exports = async function probe() {
   const demo = harness.cli('seed:demo', '--orders', String(ORDERS));
   const { token } = await harness.json('POST', '/v1/authenticate', { apiKey: demo.apiKey, shopDomain: demo.shopDomain });
   for (;;) {
-    const page = await harness.json('GET', '/v2/orders?first=1', undefined, token);
-    if (page.totalCount >= ORDERS) break;
-    if (Date.now() - t0 > 15 * 60_000) throw new Error(`only ${page.totalCount} of ${ORDERS} orders visible after 15 min`);
+    const { data } = await harness.json('GET', '/v2/orders?first=1', undefined, token);
+    if (data.totalCount >= ORDERS) break;
+    if (Date.now() - t0 > 15 * 60_000) throw new Error(`only ${data.totalCount} of ${ORDERS} orders visible after 15 min`);
     await new Promise((r) => setTimeout(r, 200));
   }
   const seedSeconds = (Date.now() - t0) / 1000;

@@ -3,6 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { valueOrAny } from '../database/query-filters';
+import { upsertReturningDocument } from '../database/upsert';
 import {
   ADJUSTMENT_STATUSES,
   ADJUSTMENT_TYPES,
@@ -44,15 +45,17 @@ export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustme
 
   /** The next number of the shop's adjustment sequence (atomic; one `_id` read-modify-write). */
   async nextSequence(scope: ShopScope): Promise<number> {
-    const row = await this.sequences
-      .findOneAndUpdate(
-        { _id: `adjustments:${scope.shopId}` },
-        { $inc: { seq: 1 } },
-        { upsert: true, new: true },
-      )
-      .lean<PayoutAdjustmentSequence>()
-      .exec();
-    return row!.seq;
+    const row = await upsertReturningDocument(() =>
+      this.sequences
+        .findOneAndUpdate(
+          { _id: `adjustments:${scope.shopId}` },
+          { $inc: { seq: 1 } },
+          { upsert: true, new: true },
+        )
+        .lean<PayoutAdjustmentSequence>()
+        .exec(),
+    );
+    return row.seq;
   }
 
   async create(

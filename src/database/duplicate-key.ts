@@ -2,7 +2,8 @@
  * The one test for "a unique index refused this write". MongoDB answers code 11000 for inserts and
  * updates alike (a bulk insert lists it per refused document in `writeErrors`); FerretDB (dev/CI)
  * does so for inserts only and reports an update that would duplicate a unique key as code 1 with
- * SQLite's "UNIQUE constraint failed" message.
+ * its backend's message (SQLite: "UNIQUE constraint failed"; PostgreSQL: "duplicate key value
+ * violates unique constraint", SQLSTATE 23505).
  */
 export function isDuplicateKeyError(err: unknown): boolean {
   const e = err as DriverError | null | undefined;
@@ -34,5 +35,9 @@ interface DriverError extends DriverCode {
 function isDuplicateCode(e: DriverCode | undefined): boolean {
   if (!e) return false;
   if (e.code === 11000) return true;
-  return e.code === 1 && typeof e.message === 'string' && e.message.includes('UNIQUE constraint failed');
+  return (
+    e.code === 1 &&
+    typeof e.message === 'string' &&
+    (e.message.includes('UNIQUE constraint failed') || e.message.includes('violates unique constraint'))
+  );
 }

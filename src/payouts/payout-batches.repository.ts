@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ShopScope, TenantRepository } from '../common/tenancy';
-import { isDuplicateKeyError } from '../database/duplicate-key';
+import { upsertReturningDocument } from '../database/upsert';
 import { valueOrAny } from '../database/query-filters';
 import { BATCH_STATUSES, BatchStatus, PayoutBatch } from './payout-batch.schema';
 
@@ -30,16 +30,13 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
   ): Promise<PayoutBatch> {
     const filter = this.scoped(scope, key);
     const update = { $setOnInsert: { ...init, status: 'queued' as const } };
-    try {
-      return (await this.model
+    // Two triggers racing to insert the same key: the unique index lets one win, the other reads its batch.
+    return upsertReturningDocument(() =>
+      this.model
         .findOneAndUpdate(filter, update, { upsert: true, new: true, setDefaultsOnInsert: true })
         .lean<PayoutBatch>()
-        .exec())!;
-    } catch (err) {
-      // Two triggers raced to insert the same key: the unique index let one win; read its batch.
-      if (!isDuplicateKeyError(err)) throw err;
-      return (await this.model.findOne(filter).lean<PayoutBatch>().exec())!;
-    }
+        .exec(),
+    );
   }
 
   findById(scope: ShopScope, id: string | Types.ObjectId): Promise<PayoutBatch | null> {
