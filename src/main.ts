@@ -10,17 +10,25 @@ import { EnvValidationError } from './config/env.validation';
 async function bootstrap(): Promise<void> {
   const { port, host } = appConfig();
   const logger = createLoggerFromEnv();
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule, createAdapter(logger), {
-    rawBody: true,
-    logger: new PinoNestLogger(logger),
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRole('api'),
+    createAdapter(logger),
+    {
+      rawBody: true,
+      logger: new PinoNestLogger(logger),
+    },
+  );
   await configureApp(app);
   await app.listen(port, host);
   const shown = host === '0.0.0.0' ? '127.0.0.1' : host;
   const base = `http://${shown}:${port}`;
   logger.info({ url: base }, `Marketplace Admin API listening on ${base}`);
-  if (authConfig().usingDevSecret)
-    logger.warn('JWT_SECRET is not set: using the insecure development secret');
+  const generated = authConfig().generatedSecretFile;
+  if (generated)
+    logger.warn(
+      { file: generated },
+      `JWT_SECRET is not set: using this installation's generated secret in ${generated}`,
+    );
   // Human-facing hints on stderr, so stdout stays pure JSON logs.
   process.stderr.write(
     `\nMarketplace Admin API on ${base}\n` +

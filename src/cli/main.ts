@@ -1,4 +1,3 @@
-import './cli-env';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../app.module';
@@ -28,7 +27,10 @@ async function main(argv: string[]): Promise<number> {
     });
     return 2;
   }
-  const app = await NestFactory.createApplicationContext(AppModule, { logger: false, abortOnError: false });
+  const app = await NestFactory.createApplicationContext(AppModule.forRole('cli'), {
+    logger: false,
+    abortOnError: false,
+  });
   try {
     await queuesReady(app);
     print(await cmd.run(app, args));

@@ -4,3 +4,5 @@ process.env.MONGODB_URI ??= 'mongodb://127.0.0.1:27017/marketplace_test';
 process.env.REDIS_URL ??= 'redis://127.0.0.1:6379';
 process.env.QUEUE_PREFIX ??= 'mp-test';
 process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
+// Each test app's ops listener (metrics, health) on a free port: files run in parallel.
+process.env.METRICS_PORT ??= '0';
