@@ -3,7 +3,9 @@ import { getQueueToken } from '@nestjs/bull';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import { shopScope } from '../common/tenancy';
-import { ingestionJobId, IngestionService } from '../ingestion/ingestion.service';
+import { IngestionService } from '../ingestion/ingestion.service';
+import { isLastAttempt } from '../ingestion/ingestion.processor';
+import { WebhookInbox } from '../ingestion/webhook-inbox.service';
 import { CommissionsService } from '../commissions/commissions.service';
 import { MerchantKeysService } from '../merchant-keys/merchant-keys.service';
 import { IngestionJobData, Jobs, Queues } from '../queues/jobs';
@@ -33,7 +35,7 @@ function ordersArg(args: CliArgs): number {
 }
 
 /**
- * Sends the deliveries through the real ingestion path (signature check, de-duplication, queue) and
+ * Sends the deliveries through the real ingestion path (signature check, the inbox, the queue) and
  * waits until each has been processed, a bounded number in flight at a time.
  */
 async function ingestAll(
@@ -42,11 +44,14 @@ async function ingestAll(
   deliveries: Delivery[],
 ): Promise<void> {
   const ingestion = app.get(IngestionService, { strict: false });
+  const inbox = app.get(WebhookInbox, { strict: false });
   const queue = app.get<Queue<IngestionJobData>>(getQueueToken(Queues.Ingestion), { strict: false });
   // The CLI may run without queue processors: then this command processes its own deliveries.
   const handlers = (queue as unknown as { handlers?: Record<string, unknown> }).handlers ?? {};
   if (!handlers[Jobs.ShopifyWebhook]) {
-    void queue.process(Jobs.ShopifyWebhook, 6, (job: Job<IngestionJobData>) => ingestion.process(job.data));
+    void queue.process(Jobs.ShopifyWebhook, 6, (job: Job<IngestionJobData>) =>
+      inbox.process(job.data, { final: isLastAttempt(job) }),
+    );
   }
   for (let i = 0; i < deliveries.length; i += IN_FLIGHT) {
     const chunk = deliveries.slice(i, i + IN_FLIGHT);
@@ -54,20 +59,19 @@ async function ingestAll(
       chunk.map(async (d) => {
         const rawBody = Buffer.from(JSON.stringify(d.payload));
         const webhookId = `demo-${randomBytes(12).toString('hex')}`;
-        await ingestion.receive({
+        const ack = await ingestion.receive({
           topic: d.topic,
           shopDomain: shop.shopDomain,
           webhookId,
           hmac: createHmac('sha256', shop.webhookSecret).update(rawBody).digest('base64'),
           rawBody,
-          payload: d.payload,
         });
-        return webhookId;
+        return ack.deliveryId;
       }),
     );
     await Promise.all(
-      ids.map(async (webhookId) => {
-        const job = await queue.getJob(ingestionJobId(shop.shopId, webhookId));
+      ids.map(async (deliveryId) => {
+        const job = deliveryId ? await queue.getJob(deliveryId) : null;
         if (job) await job.finished();
       }),
     );
