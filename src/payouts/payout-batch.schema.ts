@@ -60,3 +60,5 @@ export class PayoutBatch {
 export const PayoutBatchSchema = SchemaFactory.createForClass(PayoutBatch);
 PayoutBatchSchema.index({ shopId: 1, vendorId: 1, periodEnd: 1 }, { unique: true });
 PayoutBatchSchema.index({ shopId: 1, createdAt: -1, _id: -1 });
+// The payout sweeper's cross-shop query (SystemPayoutBatchesRepository).
+PayoutBatchSchema.index({ status: 1, updatedAt: 1 });
