@@ -4,7 +4,11 @@ import { redisConfig, RedisConfig } from '../config/configuration';
 
 export const REDIS = Symbol('REDIS');
 
-/** One shared ioredis client for readiness checks and counters (rate limits); Bull keeps its own. */
+/**
+ * One shared ioredis client for readiness checks and counters (rate limits); Bull keeps its own.
+ * It fails a command at once while disconnected (no offline queue, one retry) instead of holding
+ * the request: the caller answers 503 within the request's time budget.
+ */
 @Global()
 @Module({
   providers: [
@@ -12,7 +16,13 @@ export const REDIS = Symbol('REDIS');
       provide: REDIS,
       inject: [redisConfig.KEY],
       useFactory: (cfg: RedisConfig) =>
-        new Redis(cfg.url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true }),
+        new Redis(cfg.url, {
+          lazyConnect: false,
+          enableOfflineQueue: false,
+          maxRetriesPerRequest: 1,
+          connectTimeout: 2000,
+          retryStrategy: (times) => Math.min(times * 200, 2000),
+        }),
     },
   ],
   exports: [REDIS],
