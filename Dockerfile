@@ -15,7 +15,9 @@ COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --chown=node:node package.json ./
 USER node
-EXPOSE 3000
+EXPOSE 3000 9464
+# The API's check. A worker container (`node dist/worker.js`, no API port) overrides it with a check
+# of its ops listener, e.g. fetch('http://127.0.0.1:9465/health/ready') — see docker-compose.yml.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # Queue processors run in the API process unless QUEUE_PROCESSORS=false (then run `node dist/worker.js`).
