@@ -92,18 +92,25 @@ export class WebhookDeliveriesRepository extends TenantRepository<WebhookDeliver
     await this.model.updateOne(this.scoped(scope, { _id: id, state: 'received' }), { $set }).exec();
   }
 
-  /** An operator retry: a `failed` delivery goes back to `received`. Null when it is not failed (or unknown). */
-  requeueFailed(scope: ShopScope, id: string): Promise<DeliverySummary | null> {
+  /**
+   * An operator retry: a `failed` delivery goes back to `received`. Null when it is not failed (or
+   * unknown). FerretDB cannot apply a projection to findAndModify: the payload is dropped here.
+   */
+  async requeueFailed(scope: ShopScope, id: string): Promise<DeliverySummary | null> {
     const _id = toObjectId(id);
-    if (!_id) return Promise.resolve(null);
-    return this.model
+    if (!_id) return null;
+    const doc = await this.model
       .findOneAndUpdate(
         this.scoped(scope, { _id, state: 'failed' }),
         { $set: { state: 'received', failedAt: null, leaseUntil: null } },
-        { new: true, projection: WITHOUT_PAYLOAD },
+        { new: true },
       )
-      .lean<DeliverySummary>()
+      .lean<WebhookDelivery>()
       .exec();
+    if (!doc) return null;
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars
+    const { payload, ...summary } = doc;
+    return summary;
   }
 
   findById(scope: ShopScope, id: string): Promise<WebhookDelivery | null> {
