@@ -1,9 +1,9 @@
 import { InjectQueue, Processor } from '@nestjs/bull';
-import { Inject, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { jobsConfig, JobsConfig } from '../config/configuration';
 import { Jobs, OnJob, Queues } from '../queues/jobs';
-import { scheduleRepeatable } from '../queues/queues';
+import { keepTrying, scheduleRepeatable, whenConnected } from '../queues/queues';
 import { WebhookInbox } from './webhook-inbox.service';
 
 /** Retention runs hourly: it only has to keep the collection from growing without bound. */
@@ -15,8 +15,9 @@ const PURGE_EVERY_MS = 3600_000;
  * it left) and the retention purge.
  */
 @Processor(Queues.Maintenance)
-export class InboxMaintenanceProcessor implements OnApplicationBootstrap {
+export class InboxMaintenanceProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('InboxMaintenance');
+  private stopped = false;
 
   constructor(
     private readonly inbox: WebhookInbox,
@@ -29,14 +30,25 @@ export class InboxMaintenanceProcessor implements OnApplicationBootstrap {
     void this.start();
   }
 
+  onApplicationShutdown(): void {
+    this.stopped = true;
+  }
+
   private async start(): Promise<void> {
-    try {
-      await this.queue.isReady();
-      await scheduleRepeatable(this.queue, Jobs.SweepDeliveries, this.cfg.sweepEveryMs);
-      await scheduleRepeatable(this.queue, Jobs.PurgeDeliveries, PURGE_EVERY_MS);
-    } catch (err) {
-      this.logger.error({ err: (err as Error)?.message }, 'Could not schedule the inbox sweeper');
-    }
+    await keepTrying(
+      async () => {
+        await whenConnected(this.queue);
+        await scheduleRepeatable(this.queue, Jobs.SweepDeliveries, this.cfg.sweepEveryMs);
+        await scheduleRepeatable(this.queue, Jobs.PurgeDeliveries, PURGE_EVERY_MS);
+      },
+      (err) =>
+        this.logger.warn(
+          { err: (err as Error)?.message },
+          'Could not schedule the inbox sweeper yet; retrying',
+        ),
+      () => this.stopped,
+    );
+    if (this.stopped) return;
     await this.inbox
       .redrive()
       .catch((err: unknown) =>
@@ -48,12 +60,12 @@ export class InboxMaintenanceProcessor implements OnApplicationBootstrap {
   }
 
   @OnJob({ queue: Queues.Maintenance, name: Jobs.SweepDeliveries })
-  async sweep(): Promise<number> {
+  sweep(): Promise<number> {
     return this.inbox.redrive();
   }
 
   @OnJob({ queue: Queues.Maintenance, name: Jobs.PurgeDeliveries })
-  async purge(): Promise<number> {
+  purge(): Promise<number> {
     return this.inbox.purge();
   }
 }

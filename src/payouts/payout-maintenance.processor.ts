@@ -1,11 +1,11 @@
 import { InjectQueue, Processor } from '@nestjs/bull';
-import { Inject, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { Clock } from '../common/clock/clock';
 import { shopScope } from '../common/tenancy';
 import { jobsConfig, JobsConfig } from '../config/configuration';
 import { Jobs, OnJob, Queues } from '../queues/jobs';
-import { scheduleRepeatable } from '../queues/queues';
+import { keepTrying, scheduleRepeatable, whenConnected } from '../queues/queues';
 import { PayoutEngine } from './payout-engine.service';
 import { SystemPayoutBatchesRepository } from './system-payout-batches.repository';
 
@@ -17,8 +17,9 @@ const SWEEP_BATCH = 200;
  * completes without an operator.
  */
 @Processor(Queues.Maintenance)
-export class PayoutMaintenanceProcessor implements OnApplicationBootstrap {
+export class PayoutMaintenanceProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('PayoutSweeper');
+  private stopped = false;
 
   constructor(
     private readonly engine: PayoutEngine,
@@ -32,14 +33,25 @@ export class PayoutMaintenanceProcessor implements OnApplicationBootstrap {
     void this.start();
   }
 
+  onApplicationShutdown(): void {
+    this.stopped = true;
+  }
+
   private async start(): Promise<void> {
-    try {
-      await this.queue.isReady();
-      await scheduleRepeatable(this.queue, Jobs.SweepPayoutBatches, this.cfg.sweepEveryMs);
-    } catch (err) {
-      this.logger.error({ err: (err as Error)?.message }, 'Could not schedule the payout sweeper');
-    }
-    await this.sweep().catch((err: unknown) =>
+    await keepTrying(
+      async () => {
+        await whenConnected(this.queue);
+        await scheduleRepeatable(this.queue, Jobs.SweepPayoutBatches, this.cfg.sweepEveryMs);
+      },
+      (err) =>
+        this.logger.warn(
+          { err: (err as Error)?.message },
+          'Could not schedule the payout sweeper yet; retrying',
+        ),
+      () => this.stopped,
+    );
+    if (this.stopped) return;
+    await this.resumeStalled().catch((err: unknown) =>
       this.logger.warn(
         { err: (err as Error)?.message },
         'Start-up sweep failed; the repeatable sweep retries',
@@ -48,7 +60,11 @@ export class PayoutMaintenanceProcessor implements OnApplicationBootstrap {
   }
 
   @OnJob({ queue: Queues.Maintenance, name: Jobs.SweepPayoutBatches })
-  async sweep(): Promise<number> {
+  sweep(): Promise<number> {
+    return this.resumeStalled();
+  }
+
+  private async resumeStalled(): Promise<number> {
     const now = this.clock.now().getTime();
     const stalled = await this.system.stalled(
       new Date(now - this.cfg.payoutLeaseMs),

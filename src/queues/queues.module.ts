@@ -4,6 +4,7 @@ import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bull';
 import { appConfig, AppConfig, redisConfig, RedisConfig } from '../config/configuration';
 import { Queues } from './jobs';
+import { whenConnected } from './queues';
 
 /** Every queue, registered once for the whole app (one Bull instance per queue and process). */
 const queueRegistrations = BullModule.registerQueue(...Object.values(Queues).map((name) => ({ name })));
@@ -16,6 +17,9 @@ const queueRegistrations = BullModule.registerQueue(...Object.values(Queues).map
       useFactory: (redis: RedisConfig, app: AppConfig) => ({
         url: redis.url,
         prefix: app.queuePrefix,
+        // A job whose worker died is back in the queue within ~30 s (lock lapses, then the stalled
+        // check), well inside the inbox's re-drive grace period.
+        settings: { lockDuration: 15_000, stalledInterval: 15_000 },
         defaultJobOptions: {
           attempts: 5,
           backoff: { type: 'exponential', delay: 1000 },
@@ -42,8 +46,7 @@ export class QueuesModule implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     for (const name of Object.values(Queues)) {
       const queue = this.moduleRef.get<Queue>(getQueueToken(name), { strict: false });
-      queue
-        .isReady()
+      whenConnected(queue)
         .then(() => {
           Object.assign(queue.client.options, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
         })

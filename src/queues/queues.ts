@@ -35,3 +35,32 @@ export async function scheduleRepeatable(queue: Queue, name: string, everyMs: nu
     { repeat: { every: everyMs }, jobId: name, removeOnComplete: true, removeOnFail: 50 },
   );
 }
+
+/** Resolves once the queue's command client is connected to Redis (Bull's `isReady` does not wait for that). */
+export async function whenConnected(queue: Queue): Promise<void> {
+  await queue.isReady();
+  const client = queue.client;
+  if (client.status === 'ready') return;
+  await new Promise<void>((resolve) => client.once('ready', () => resolve()));
+}
+
+/**
+ * Keeps trying `schedule` (registering repeatable jobs) until it succeeds or `stopped()`: Redis
+ * may be down when a process starts, and the sweepers must not stay unscheduled.
+ */
+export async function keepTrying(
+  schedule: () => Promise<void>,
+  onError: (err: unknown) => void,
+  stopped: () => boolean,
+  everyMs = 5000,
+): Promise<void> {
+  while (!stopped()) {
+    try {
+      await schedule();
+      return;
+    } catch (err) {
+      onError(err);
+      await new Promise((r) => setTimeout(r, everyMs).unref());
+    }
+  }
+}

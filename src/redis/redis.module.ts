@@ -15,14 +15,26 @@ export const REDIS = Symbol('REDIS');
     {
       provide: REDIS,
       inject: [redisConfig.KEY],
-      useFactory: (cfg: RedisConfig) =>
-        new Redis(cfg.url, {
+      useFactory: async (cfg: RedisConfig) => {
+        const redis = new Redis(cfg.url, {
           lazyConnect: false,
           enableOfflineQueue: false,
           maxRetriesPerRequest: 1,
           connectTimeout: 2000,
           retryStrategy: (times) => Math.min(times * 200, 2000),
-        }),
+        });
+        redis.on('error', () => undefined); // reconnects by itself; failed commands answer 503
+        // Without an offline queue, a command before the first connection fails: start connected
+        // (or after 5 s without Redis, which readiness then reports).
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 5000);
+          redis.once('ready', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+        return redis;
+      },
     },
   ],
   exports: [REDIS],
