@@ -14,6 +14,8 @@ export interface OperationCost {
   /** Of those, the commands and documents of the credential check. */
   authCommands: number;
   authDocuments: number;
+  /** Of those, per named phase (`auth`, `inbox` — the webhook inbox's bookkeeping, …). */
+  phases: Record<string, { commands: number; documents: number }>;
   /** Command names in the order they were sent, e.g. `find lineitems`. */
   log: string[];
 }
@@ -89,8 +91,8 @@ export class CommandObserver implements OnApplicationShutdown {
   costOf(operationId: string): OperationCost {
     const c = this.costs.get(operationId);
     return c
-      ? { ...c, log: [...c.log] }
-      : { commands: 0, documents: 0, authCommands: 0, authDocuments: 0, log: [] };
+      ? { ...c, log: [...c.log], phases: structuredClone(c.phases) }
+      : { commands: 0, documents: 0, authCommands: 0, authDocuments: 0, phases: {}, log: [] };
   }
 
   recordRequest(request: CapturedRequest): void {
@@ -146,7 +148,7 @@ export class CommandObserver implements OnApplicationShutdown {
     let c = this.costs.get(op);
     if (!c) {
       if (this.costs.size >= MAX_TRACKED_OPERATIONS) this.costs.delete(this.costs.keys().next().value!);
-      c = { commands: 0, documents: 0, authCommands: 0, authDocuments: 0, log: [] };
+      c = { commands: 0, documents: 0, authCommands: 0, authDocuments: 0, phases: {}, log: [] };
       this.costs.set(op, c);
     }
     c.commands++;
@@ -154,6 +156,11 @@ export class CommandObserver implements OnApplicationShutdown {
     if (phase === 'auth') {
       c.authCommands++;
       c.authDocuments += docs;
+    }
+    if (phase) {
+      const p = (c.phases[phase] ??= { commands: 0, documents: 0 });
+      p.commands++;
+      p.documents += docs;
     }
     c.log.push(phase ? `${label} (${phase})` : label);
   }
