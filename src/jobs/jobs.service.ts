@@ -1,11 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { Clock } from '../common/clock/clock';
 import { NotFoundError } from '../common/errors';
 import type { ShopScope } from '../common/tenancy';
 import { JobDto } from './dto/job.dto';
 import { JobRecord, JobType } from './job.schema';
-import { JobsRepository } from './jobs.repository';
+import { jobsConfig, JobsConfig } from '../config/configuration';
+import { JobsRepository, SystemJobsRepository } from './jobs.repository';
 
 export function toJobResponse(j: JobRecord): JobDto {
   return {
@@ -26,8 +27,15 @@ export function toJobResponse(j: JobRecord): JobDto {
 export class JobsService {
   constructor(
     private readonly jobs: JobsRepository,
+    private readonly system: SystemJobsRepository,
     private readonly clock: Clock,
+    @Inject(jobsConfig.KEY) private readonly cfg: JobsConfig,
   ) {}
+
+  /** Retention: deletes job records finished longer ago than the retention period. */
+  purgeFinished(): Promise<number> {
+    return this.system.purgeFinished(new Date(this.clock.now().getTime() - this.cfg.retentionMs));
+  }
 
   async create(scope: ShopScope, type: JobType, total: number, parts: number): Promise<string> {
     return String((await this.jobs.create(scope, { type, total, parts }))._id);

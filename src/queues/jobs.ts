@@ -32,6 +32,8 @@ export const Jobs = {
   PurgeDeliveries: 'purge-deliveries',
   /** Resume payout batches whose run lease lapsed or whose job vanished (payouts; repeatable). */
   SweepPayoutBatches: 'sweep-payout-batches',
+  /** Delete finished job records past the retention period (jobs; repeatable). */
+  PurgeJobRecords: 'purge-job-records',
 } as const;
 export type JobName = (typeof Jobs)[keyof typeof Jobs];
 
@@ -74,6 +76,7 @@ export interface JobCatalog {
   [Jobs.SweepDeliveries]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
   [Jobs.PurgeDeliveries]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
   [Jobs.SweepPayoutBatches]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
+  [Jobs.PurgeJobRecords]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
 }
 
 export type JobData<N extends JobName> = JobCatalog[N]['data'];

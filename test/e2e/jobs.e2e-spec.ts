@@ -136,6 +136,7 @@ describe('job resources: GET /v1/jobs/{id} (e2e)', () => {
     await createVendor(t, shop, 'Down Vendor', { commissionType: 'percentage', commissionAmount: 5 });
     const o = await order('down vendor', ['DOWN-1']);
     const queue = t.app.get<Queue>(getQueueToken(Queues.Recalculation), { strict: false });
+    const failToQueue = jest.spyOn(t.app.get(JobsService, { strict: false }), 'failToQueue');
     jest
       .spyOn(queue, 'addBulk')
       .mockRejectedValueOnce(new Error("Stream isn't writeable and enableOfflineQueue options is false"));
@@ -147,15 +148,32 @@ describe('job resources: GET /v1/jobs/{id} (e2e)', () => {
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('5');
     expect(res.body).toEqual({ error: expect.any(String), errorId: expect.any(String) });
-    const model = t.app.get<Model<JobRecord>>(getModelToken(JobRecord.name), { strict: false });
-    const latest = await model.collection
-      .find({ shopId: new Types.ObjectId(shop.shopId) })
-      .sort({ _id: -1 })
-      .limit(1)
-      .toArray();
-    expect(latest[0]).toMatchObject({
+    expect(failToQueue).toHaveBeenCalledTimes(1);
+    const jobId = failToQueue.mock.calls[0][1];
+    expect((await job(jobId)).body).toMatchObject({
       state: 'failed',
-      errorMessages: [expect.stringContaining('could not be queued')],
+      total: 1,
+      errors: [expect.stringContaining('could not be queued')],
+      finishedAt: expect.any(String),
     });
+  });
+
+  it('retention deletes job records finished before the retention period, and only those', async () => {
+    const jobs = t.app.get(JobsService, { strict: false });
+    const scope = shopScope(shop.shopId);
+    const old = await jobs.create(scope, 'recalculation', 1, 1);
+    const recent = await jobs.create(scope, 'recalculation', 1, 1);
+    const running = await jobs.create(scope, 'recalculation', 1, 1);
+    await jobs.partFinished(scope, old, 0, { done: 1, failed: 0 });
+    await jobs.partFinished(scope, recent, 0, { done: 1, failed: 0 });
+    const model = t.app.get<Model<JobRecord>>(getModelToken(JobRecord.name), { strict: false });
+    await model.collection.updateOne(
+      { _id: new Types.ObjectId(old) },
+      { $set: { finishedAt: new Date(Date.now() - 31 * 24 * 3600_000) } },
+    );
+    expect(await jobs.purgeFinished()).toBeGreaterThanOrEqual(1);
+    expect((await job(old)).status).toBe(404);
+    expect((await job(recent)).body.state).toBe('completed');
+    expect((await job(running)).body.state).toBe('queued');
   });
 });
