@@ -17,7 +17,9 @@ COPY --chown=node:node package.json ./
 # `npm run cli` starts at this launcher (it checks that dist/ is there).
 COPY --chown=node:node scripts/cli.js ./scripts/cli.js
 USER node
-EXPOSE 3000
+EXPOSE 3000 9464
+# The API's check. A worker container (`node dist/worker.js`, no API port) overrides it with a check
+# of its ops listener, e.g. fetch('http://127.0.0.1:9465/health/ready') — see docker-compose.yml.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # Queue processors run in the API process unless QUEUE_PROCESSORS=false (then run `node dist/worker.js`).

@@ -15,7 +15,7 @@ fi
 
 export MONGODB_URI=${MONGODB_URI:-mongodb://127.0.0.1:27017/marketplace_contract}
 export PORT=${CONTRACT_PORT:-$((20000 + RANDOM % 20000))}
-export HOST=127.0.0.1 LOG_LEVEL=${CONTRACT_LOG_LEVEL:-warn} LOG_FORMAT=json
+export HOST=127.0.0.1 LOG_LEVEL=${CONTRACT_LOG_LEVEL:-warn} LOG_FORMAT=json METRICS_PORT=${METRICS_PORT:-0}
 BASE=http://127.0.0.1:$PORT
 mkdir -p .data/reports
 node dist/main.js >.data/reports/contract-server.log 2>&1 &

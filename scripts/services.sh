@@ -6,8 +6,15 @@
 #                                absent), and redis-server (installed from Debian's packages when root)
 #   scripts/services.sh down     stop only what this script started
 #   scripts/services.sh status
+#   scripts/services.sh pid mongo|redis   print the pid of the server this script started (fault tests
+#                                kill -9 it; `up` again restarts it on the same data)
 #
-# Data, logs and pid files live under .data/ (MP_DATA_DIR overrides).
+# Data, logs and pid files live under .data/ (MP_DATA_DIR overrides); built binaries under
+# MP_BIN_DIR (default: the data directory's bin/, else the checkout's .data/bin/ when it has them,
+# so a throw-away data directory reuses the one-off build).
+# Redis runs with AOF (appendonly yes, appendfsync everysec) in the data directory: queued jobs
+# survive a Redis restart. Nothing depends on it — the webhook inbox and the sweepers re-drive
+# whatever Redis loses — but it keeps a restart from redoing work.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -15,7 +22,11 @@ DATA=${MP_DATA_DIR:-$ROOT/.data}
 MONGODB_URI=${MONGODB_URI:-mongodb://127.0.0.1:27017/marketplace}
 REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
 FERRETDB_VERSION=v1.24.2
-FERRETDB_BIN=${FERRETDB_BIN:-$DATA/bin/ferretdb-$FERRETDB_VERSION}
+if [[ -z ${MP_BIN_DIR:-} ]]; then
+  MP_BIN_DIR=$DATA/bin
+  [[ ! -d $MP_BIN_DIR && -d $ROOT/.data/bin ]] && MP_BIN_DIR=$ROOT/.data/bin
+fi
+FERRETDB_BIN=${FERRETDB_BIN:-$MP_BIN_DIR/ferretdb-$FERRETDB_VERSION}
 
 log() { printf '[services] %s\n' "$*" >&2; }
 die() { printf '[services] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -107,7 +118,7 @@ start_redis() {
   fi
   mkdir -p "$DATA/redis"
   redis-server --bind 127.0.0.1 --port "$port" --daemonize yes --dir "$DATA/redis" --pidfile "$DATA/redis.pid" \
-    --logfile "$DATA/redis.log" --save "" --appendonly no >/dev/null
+    --logfile "$DATA/redis.log" --save "" --appendonly yes --appendfsync everysec >/dev/null
   wait_for Redis 127.0.0.1 "$port" 15 "$DATA/redis.log"
   log "started redis-server on 127.0.0.1:$port (stop: scripts/services.sh down)"
 }
@@ -133,11 +144,26 @@ case "${1:-up}" in
     stop_pidfile mongod
     stop_pidfile redis
     ;;
+  pid)
+    # the pid this script recorded for the server it started (whichever MongoDB-compatible one)
+    case "${2:-}" in
+      mongo) files=(ferretdb mongod) ;;
+      redis) files=(redis) ;;
+      *) die "usage: scripts/services.sh pid mongo|redis" ;;
+    esac
+    for f in "${files[@]}"; do
+      if [[ -s $DATA/$f.pid ]] && kill -0 "$(cat "$DATA/$f.pid")" 2>/dev/null; then
+        cat "$DATA/$f.pid"
+        exit 0
+      fi
+    done
+    die "no running ${2} started by this script under $DATA"
+    ;;
   status)
     for pair in "MongoDB:$(host_of "$MONGODB_URI"):$(port_of "$MONGODB_URI" 27017)" "Redis:$(host_of "$REDIS_URL"):$(port_of "$REDIS_URL" 6379)"; do
       IFS=: read -r name host port <<<"$pair"
       if listening "$host" "$port"; then echo "$name: up on $host:$port"; else echo "$name: down ($host:$port)"; fi
     done
     ;;
-  *) die "usage: scripts/services.sh up|down|status" ;;
+  *) die "usage: scripts/services.sh up|down|status|pid mongo|redis" ;;
 esac

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole suite (README command 2, and what .ci/run calls): services, build, lint, unit tests,
-# e2e tests over HTTP against the real MongoDB-compatible server and Redis, the OpenAPI freshness
+# e2e tests over HTTP against the real MongoDB-compatible server and Redis, the fault tests (their own
+# store and Redis, kill -9; test/faults/run.js), the OpenAPI freshness
 # check and the Schemathesis contract run. Each run uses its own database and queue prefix.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -30,6 +31,8 @@ echo "== unit tests"
 npx jest --selectProjects unit --json --outputFile=.data/reports/unit.json
 echo "== e2e tests (database ${MONGODB_URI##*/})"
 npx jest --selectProjects e2e --maxWorkers=2 --json --outputFile=.data/reports/e2e.json
+echo "== fault tests (own store and Redis on their own ports, kill -9; ~3 min)"
+FAULTS_REPORT=.data/reports/faults.json node test/faults/run.js
 echo "== OpenAPI documents are current"
 node dist/docs/openapi.js check
 echo "== contract run (Schemathesis)"
@@ -41,5 +44,7 @@ node -e '
 const r = ["unit", "e2e"].map((n) => require("./.data/reports/" + n + ".json"));
 const passed = r.reduce((s, x) => s + x.numPassedTests, 0);
 const failed = r.reduce((s, x) => s + x.numFailedTests, 0);
+const faults = require("./.data/reports/faults.json");
+console.log(`fault scenarios: ${faults.filter((f) => f.ok).length} passed, ${faults.filter((f) => !f.ok).length} failed`);
 console.log(`tests: ${passed} passed, ${failed} failed`);
 '

@@ -9,6 +9,8 @@ import { createLogger } from './common/logging/logger';
 import { CommandObserver } from './database/command-observer';
 import { httpConfig, HttpConfig, loggingConfig } from './config/configuration';
 import { setupSwagger } from './docs/swagger';
+import { installDepthGuard } from './common/http/depth-guard';
+import { MetricsService } from './ops/metrics.service';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -76,6 +78,8 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   fastify.addHook('preValidation', (req, _reply, done) => {
     OperationContexts.run({ id: req.id, kind: 'http' }, done);
   });
+  app.get(MetricsService, { strict: false }).instrument(fastify);
+  installDepthGuard(fastify);
   const observer = app.get(CommandObserver);
   if (observer.enabled) {
     fastify.addHook('onResponse', (req, reply, done) => {

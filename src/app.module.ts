@@ -1,17 +1,22 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { AdjustmentsModule } from './adjustments/adjustments.module';
 import { AuthModule } from './auth/auth.module';
 import { CommissionsModule } from './commissions/commissions.module';
 import { CommonModule } from './common/common.module';
 import { ConfigModule } from './config/config.module';
+import { appConfig } from './config/configuration';
+import { ProcessRole, ProcessRoleInfo, queueProcessorsFor } from './config/process-role';
 import { DatabaseModule } from './database/database.module';
 import { FulfillmentsModule } from './fulfillments/fulfillments.module';
 import { HealthModule } from './health/health.module';
 import { IngestionModule } from './ingestion/ingestion.module';
+import { JobsModule } from './jobs/jobs.module';
 import { LineItemsModule } from './line-items/line-items.module';
 import { MerchantKeysModule } from './merchant-keys/merchant-keys.module';
+import { OpsModule } from './ops/ops.module';
 import { OrdersModule } from './orders/orders.module';
 import { PayoutsModule } from './payouts/payouts.module';
+import { ProcessorsModule } from './processors.module';
 import { ProductsModule } from './products/products.module';
 import { QueuesModule } from './queues/queues.module';
 import { RedisModule } from './redis/redis.module';
@@ -39,8 +44,42 @@ export const FEATURE_MODULES = [
   FulfillmentsModule,
   PayoutsModule,
   AdjustmentsModule,
+  JobsModule,
   HealthModule,
 ];
 
-@Module({ imports: [...CORE_MODULES, ...FEATURE_MODULES] })
-export class AppModule {}
+@Global()
+@Module({})
+class ProcessRoleModule {
+  static of(info: ProcessRoleInfo): DynamicModule {
+    return {
+      module: ProcessRoleModule,
+      providers: [{ provide: ProcessRoleInfo, useValue: info }],
+      exports: [ProcessRoleInfo],
+    };
+  }
+}
+
+@Module({})
+export class AppModule {
+  /**
+   * The application of one process role — the one place that decides what a process runs, called
+   * by its entry point at bootstrap (not while modules are imported): every role gets the core and
+   * feature modules; processors and sweepers only where they run (`queueProcessorsFor`); the ops
+   * listener (metrics, health) in the API and the worker. Reads the validated environment: an
+   * invalid one throws EnvValidationError here, which the entry point prints as one line.
+   */
+  static forRole(role: ProcessRole): DynamicModule {
+    const processors = queueProcessorsFor(role, appConfig().queueProcessors);
+    return {
+      module: AppModule,
+      imports: [
+        ProcessRoleModule.of({ role, processors }),
+        ...CORE_MODULES,
+        ...FEATURE_MODULES,
+        ...(role === 'cli' ? [] : [OpsModule]),
+        ...(processors ? [ProcessorsModule] : []),
+      ],
+    };
+  }
+}

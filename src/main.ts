@@ -11,19 +11,27 @@ import { EnvValidationError } from './config/env.validation';
 async function bootstrap(): Promise<void> {
   const env = appConfig();
   const logger = createLoggerFromEnv();
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule, createAdapter(logger), {
-    rawBody: true,
-    logger: new PinoNestLogger(logger),
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRole('api'),
+    createAdapter(logger),
+    {
+      rawBody: true,
+      logger: new PinoNestLogger(logger),
+    },
+  );
   await configureApp(app);
   await app.listen(env.port, env.host);
   const shown = env.host === '0.0.0.0' ? '127.0.0.1' : env.host;
   const bound = app.getHttpServer().address(); // the real port when PORT=0 asked for any free one
   const base = `http://${shown}:${typeof bound === 'object' && bound ? bound.port : env.port}`;
   logger.info({ url: base }, `Marketplace Admin API listening on ${base}`);
-  if (authConfig().usingDevSecret)
-    logger.warn('JWT_SECRET is not set: using the insecure development secret');
-  // Human-facing hints on stderr, so stdout carries only log lines.
+  const generated = authConfig().generatedSecretFile;
+  if (generated)
+    logger.warn(
+      { file: generated },
+      `JWT_SECRET is not set: using this installation's generated secret in ${generated}`,
+    );
+  // Human-facing hints on stderr, so stdout stays pure JSON logs.
   process.stderr.write(
     `\nMarketplace Admin API on ${base}\n` +
       `  Swagger UI: ${base}/docs/v1 and ${base}/docs/v2 (JSON: /docs/v1.json, /docs/v2.json)\n` +

@@ -1,20 +1,24 @@
 import './config/dotenv';
-import './worker-role';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
 import { createLoggerFromEnv } from './app.factory';
 import { PinoNestLogger } from './common/logging/logger';
-import { appConfig } from './config/configuration';
 import { EnvValidationError } from './config/env.validation';
+import { OpsServer } from './ops/ops-server';
 
-/** Queue processors only (no HTTP), for scaling workers out next to API processes run with QUEUE_PROCESSORS=false. */
+/**
+ * The worker role: queue processors and sweepers, no API. Its only listener is the ops port
+ * (METRICS_PORT, default 9465): `/metrics`, `/health`, `/health/ready` — the container's liveness
+ * check. Run API processes with QUEUE_PROCESSORS=false next to it to scale processing separately.
+ */
 async function bootstrap(): Promise<void> {
-  appConfig(); // validates the environment: a bad value stops here with its one-line message
-  const logger = createLoggerFromEnv();
-  const app = await NestFactory.createApplicationContext(AppModule, { logger: new PinoNestLogger(logger) });
+  const logger = createLoggerFromEnv(); // validates the environment: a bad value stops here with its one-line message
+  const app = await NestFactory.createApplicationContext(AppModule.forRole('worker'), {
+    logger: new PinoNestLogger(logger),
+  });
   app.enableShutdownHooks();
-  logger.info('Marketplace worker started');
+  logger.info({ ops: app.get(OpsServer).url() }, 'Marketplace worker started');
 }
 
 bootstrap().catch((err: unknown) => {

@@ -16,7 +16,7 @@ function rssMb(pid) {
 
 async function startServer(env = {}) {
   const child = spawn('node', ['dist/main.js'], {
-    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn', ...env },
+    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', METRICS_PORT: process.env.METRICS_PORT || '0', LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let i = 0; i < 150; i++) {

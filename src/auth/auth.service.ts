@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../common/auth/principal';
 import { ForbiddenError } from '../common/errors';
-import { shopScope } from '../common/tenancy';
 import { MerchantKeysService } from '../merchant-keys/merchant-keys.service';
 import { ShopsService } from '../shops/shops.service';
 import { ShopTokenDto, V2TokenDto } from './dto/auth.dto';
@@ -17,15 +16,22 @@ export class AuthService {
 
   async authenticateShop(apiKey: string, shopDomain: string): Promise<ShopTokenDto> {
     const shop = await this.shops.authenticate(apiKey, shopDomain);
-    const { token } = this.tokens.issue({ kind: 'shop', shopId: String(shop._id), shopDomain: shop.domain });
+    const { token } = this.tokens.issue({
+      kind: 'shop',
+      shopId: String(shop._id),
+      shopDomain: shop.domain,
+      keyVersion: shop.keyVersion ?? 0,
+    });
     return { token, shopDomain: shop.domain };
   }
 
+  /** The strategy has already checked the token's key version against the shop's: a rotated key cannot be renewed. */
   refreshShop(principal: Principal): ShopTokenDto {
     const { token } = this.tokens.issue({
       kind: 'shop',
       shopId: principal.shopId,
       shopDomain: principal.shopDomain,
+      keyVersion: principal.keyVersion ?? 0,
     });
     return { token, shopDomain: principal.shopDomain };
   }
@@ -41,12 +47,13 @@ export class AuthService {
     });
   }
 
-  /** Renews the caller's own merchant or vendor token; the strategy has already re-checked its key or user. */
-  async refreshV2(principal: Principal): Promise<V2TokenDto> {
+  /**
+   * Renews the caller's own merchant or vendor token. The strategy has already re-checked its key
+   * or user on this request (one lookup), so renewal adds none.
+   */
+  refreshV2(principal: Principal): V2TokenDto {
     if (principal.kind === 'shop')
       throw new ForbiddenError('Shop tokens are renewed at POST /v1/refresh-token');
-    if (principal.kind === 'merchant')
-      await this.merchantKeys.assertUsable(shopScope(principal.shopId), principal.keyId!);
     return this.v2Token(principal);
   }
 

@@ -2,22 +2,27 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '../common/auth/principal';
 import { shopScope } from '../common/tenancy';
 import { MerchantKeysService } from '../merchant-keys/merchant-keys.service';
+import { ShopsService } from '../shops/shops.service';
 import { UsersService } from '../users/users.service';
 
 /**
- * Checks made on every request after the signature: the state a token was minted from must still
- * hold (merchant key not revoked / past its rotation grace; vendor user still there, approved, and
- * its vendor active). Shop tokens need no lookup.
+ * Checks made on every request after the signature, one database lookup each and no in-process
+ * cache (a revocation or rotation is refused on the very next request): the state a token was
+ * minted from must still hold — shop key not rotated since (`kv`); merchant key not revoked / past
+ * its rotation grace; vendor user still there, approved, and its vendor active.
  */
 @Injectable()
 export class CredentialChecks {
   constructor(
     private readonly merchantKeys: MerchantKeysService,
     private readonly users: UsersService,
+    private readonly shops: ShopsService,
   ) {}
 
   async assertActive(principal: Principal): Promise<void> {
-    if (principal.kind === 'merchant') {
+    if (principal.kind === 'shop') {
+      await this.shops.assertKeyVersion(principal.shopId, principal.keyVersion ?? 0);
+    } else if (principal.kind === 'merchant') {
       await this.merchantKeys.assertUsable(shopScope(principal.shopId), principal.keyId!);
     } else if (principal.kind === 'vendor') {
       await this.users.assertSessionActive(

@@ -25,6 +25,7 @@ const KIND_BY_AUDIENCE = new Map(Object.entries(AUDIENCE).map(([k, a]) => [a, k 
 interface Claims {
   sid: string;
   dom: string;
+  kv?: number;
   kid?: string;
   vid?: string;
   uid?: string;
@@ -53,6 +54,7 @@ export class TokenService {
     const iat = Math.floor(this.clock.now().getTime() / 1000);
     const expiresIn = TOKEN_TTL[principal.kind];
     const payload: Record<string, unknown> = { sid: principal.shopId, dom: principal.shopDomain, iat };
+    if (principal.kind === 'shop') payload.kv = principal.keyVersion ?? 0;
     if (principal.keyId) payload.kid = principal.keyId;
     if (principal.vendorId) payload.vid = principal.vendorId;
     if (principal.userId) payload.uid = principal.userId;
@@ -88,6 +90,8 @@ export class TokenService {
     if ((kind === 'merchant' && !claims.kid) || (kind === 'vendor' && (!claims.vid || !claims.uid))) {
       throw new UnauthorizedError('Invalid access token');
     }
+    if (kind === 'shop' && claims.kv !== undefined && !Number.isSafeInteger(claims.kv))
+      throw new UnauthorizedError('Invalid access token');
     return {
       kind,
       shopId: claims.sid,
@@ -95,6 +99,7 @@ export class TokenService {
       keyId: claims.kid,
       vendorId: claims.vid,
       userId: claims.uid,
+      ...(kind === 'shop' ? { keyVersion: claims.kv ?? 0 } : {}),
     };
   }
 }

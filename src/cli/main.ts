@@ -1,4 +1,3 @@
-import './cli-env';
 import '../config/dotenv';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
@@ -98,7 +97,10 @@ async function main(argv: string[]): Promise<number> {
   }
   if (!selected) return 0;
   const { cmd, args } = selected;
-  const app = await NestFactory.createApplicationContext(AppModule, { logger: false, abortOnError: false });
+  const app = await NestFactory.createApplicationContext(AppModule.forRole('cli'), {
+    logger: false,
+    abortOnError: false,
+  });
   try {
     await queuesReady(app);
     printResult(await cmd.run(app, args, stderrProgress(cmd.name)));

@@ -3,8 +3,9 @@ import { getQueueToken } from '@nestjs/bull';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import { shopScope } from '../common/tenancy';
-import { ingestionJobId, IngestionService } from '../ingestion/ingestion.service';
+import { IngestionService } from '../ingestion/ingestion.service';
 import { INGESTION_CONCURRENCY, IngestionProcessor } from '../ingestion/ingestion.processor';
+import { WebhookInbox } from '../ingestion/webhook-inbox.service';
 import { CommissionsService } from '../commissions/commissions.service';
 import { MerchantKeysService } from '../merchant-keys/merchant-keys.service';
 import { IngestionJobData, Jobs, Queues } from '../queues/jobs';
@@ -38,7 +39,7 @@ function parseOrders(value: string | number | undefined): number {
 }
 
 /**
- * Sends the deliveries through the real ingestion path (signature check, de-duplication, queue) and
+ * Sends the deliveries through the real ingestion path (signature check, the inbox, the queue) and
  * waits until each has been processed, a bounded number in flight at a time.
  */
 async function ingestAll(
@@ -48,12 +49,14 @@ async function ingestAll(
   progress: Progress,
 ): Promise<void> {
   const ingestion = app.get(IngestionService, { strict: false });
+  const inbox = app.get(WebhookInbox, { strict: false });
   const queue = app.get<Queue<IngestionJobData>>(getQueueToken(Queues.Ingestion), { strict: false });
   // The CLI may run without queue processors: then this command processes its own deliveries, with
   // the same handler as a worker (a payload that can never be processed fails at once).
   const handlers = (queue as unknown as { handlers?: Record<string, unknown> }).handlers ?? {};
   if (!handlers[Jobs.ShopifyWebhook]) {
-    const processor = new IngestionProcessor(ingestion);
+    // the worker's own handler: a payload that can never be processed fails at once
+    const processor = new IngestionProcessor(inbox);
     void queue.process(Jobs.ShopifyWebhook, INGESTION_CONCURRENCY, (job: Job<IngestionJobData>) =>
       processor.handle(job),
     );
@@ -68,18 +71,17 @@ async function ingestAll(
         chunk.map(async (d) => {
           const rawBody = Buffer.from(JSON.stringify(d.payload));
           const webhookId = `demo-${randomBytes(12).toString('hex')}`;
-          await ingestion.receive({
+          const ack = await ingestion.receive({
             topic: d.topic,
             shopDomain: shop.shopDomain,
             webhookId,
             hmac: createHmac('sha256', shop.webhookSecret).update(rawBody).digest('base64'),
             rawBody,
-            payload: d.payload,
           });
-          return ingestionJobId(shop.shopId, webhookId);
+          return ack.deliveryId;
         }),
       );
-      await waiter.wait(ids);
+      await waiter.wait(ids.filter((id): id is string => !!id));
     }
   } finally {
     waiter.close();

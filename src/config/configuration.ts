@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ConfigType, registerAs } from '@nestjs/config';
 import { validateEnv } from './env.validation';
-import { processRole, queueProcessorsFor } from './process-role';
-
-const DEV_JWT_SECRET = 'insecure-development-jwt-secret-do-not-use-in-production';
+import { localJwtSecret } from './local-secret';
 
 export const appConfig = registerAs('app', () => {
   const env = validateEnv(process.env);
@@ -12,8 +10,8 @@ export const appConfig = registerAs('app', () => {
     port: env.PORT,
     host: env.HOST,
     logLevel: env.LOG_LEVEL,
-    /** Whether this process registers queue processors (its role and QUEUE_PROCESSORS). */
-    queueProcessors: queueProcessorsFor(processRole(), env.QUEUE_PROCESSORS),
+    /** QUEUE_PROCESSORS as set (undefined: unset); `AppModule.forRole` combines it with the role. */
+    queueProcessors: env.QUEUE_PROCESSORS,
     queuePrefix: env.QUEUE_PREFIX,
   };
 });
@@ -30,13 +28,17 @@ export const databaseConfig = registerAs('database', () => {
 export const redisConfig = registerAs('redis', () => ({ url: validateEnv(process.env).REDIS_URL }));
 
 export const authConfig = registerAs('auth', () => {
-  const secret = validateEnv(process.env).JWT_SECRET ?? DEV_JWT_SECRET;
+  const env = validateEnv(process.env);
+  // Production requires JWT_SECRET (validated); elsewhere an unset one means this installation's own
+  // random secret, generated once under MP_DATA_DIR.
+  const local = env.JWT_SECRET === undefined ? localJwtSecret(env.MP_DATA_DIR) : null;
+  const secret = env.JWT_SECRET ?? local!.secret;
   return {
     jwtSecret: secret,
-    /** No JWT_SECRET given: the insecure development default is in use (warned at start). */
     /** Separate key for cursor signatures, derived so that one secret configures both. */
     cursorKey: createHash('sha256').update(`cursor:${secret}`).digest(),
-    usingDevSecret: secret === DEV_JWT_SECRET,
+    /** No JWT_SECRET given: the file holding the generated secret (said at start). */
+    generatedSecretFile: local?.file ?? null,
   };
 });
 
@@ -71,6 +73,22 @@ export function parseCorsOrigins(raw: string | undefined): string[] {
     .map((o) => o.trim())
     .filter(Boolean);
 }
+/** The ops listener: Prometheus metrics and health, on its own port (see METRICS_PORT). */
+export const metricsConfig = registerAs('metrics', () => {
+  const env = validateEnv(process.env);
+  return { port: env.METRICS_PORT, host: env.METRICS_HOST };
+});
+
+/** Durable work: the webhook inbox, its sweeper and retention, payout run leases. */
+export const jobsConfig = registerAs('jobs', () => {
+  const env = validateEnv(process.env);
+  return {
+    redriveAfterMs: env.INBOX_REDRIVE_AFTER_SECONDS * 1000,
+    retentionMs: env.INBOX_RETENTION_DAYS * 24 * 3600 * 1000,
+    sweepEveryMs: env.SWEEP_EVERY_SECONDS * 1000,
+    payoutLeaseMs: env.PAYOUT_LEASE_SECONDS * 1000,
+  };
+});
 
 export type AppConfig = ConfigType<typeof appConfig>;
 export type DatabaseConfig = ConfigType<typeof databaseConfig>;
@@ -80,6 +98,8 @@ export type MailConfig = ConfigType<typeof mailConfig>;
 export type PlatformConfig = ConfigType<typeof platformConfig>;
 export type LoggingConfig = ConfigType<typeof loggingConfig>;
 export type HttpConfig = ConfigType<typeof httpConfig>;
+export type MetricsConfig = ConfigType<typeof metricsConfig>;
+export type JobsConfig = ConfigType<typeof jobsConfig>;
 
 export const allConfigs = [
   appConfig,
@@ -90,4 +110,6 @@ export const allConfigs = [
   platformConfig,
   loggingConfig,
   httpConfig,
+  metricsConfig,
+  jobsConfig,
 ];

@@ -38,6 +38,23 @@ describe('validateEnv', () => {
     expect(() => validateEnv({ [name]: value })).toThrow(message);
   });
 
+  it('defaults and bounds of the inbox, sweeper, payout lease and ops listener settings', () => {
+    expect(validateEnv({})).toMatchObject({
+      MP_DATA_DIR: '.data',
+      METRICS_HOST: '127.0.0.1',
+      INBOX_REDRIVE_AFTER_SECONDS: 120,
+      INBOX_RETENTION_DAYS: 30,
+      SWEEP_EVERY_SECONDS: 60,
+      PAYOUT_LEASE_SECONDS: 30,
+    });
+    expect(validateEnv({}).METRICS_PORT).toBeUndefined();
+    expect(validateEnv({ METRICS_PORT: '0' }).METRICS_PORT).toBe(0);
+    expect(() => validateEnv({ INBOX_RETENTION_DAYS: '2' })).toThrow(/INBOX_RETENTION_DAYS/);
+    expect(() => validateEnv({ METRICS_PORT: 'x' })).toThrow(/METRICS_PORT/);
+    expect(() => validateEnv({ PAYOUT_LEASE_SECONDS: '1' })).toThrow(/PAYOUT_LEASE_SECONDS/);
+    expect(() => validateEnv({ SWEEP_EVERY_SECONDS: '0' })).toThrow(/SWEEP_EVERY_SECONDS/);
+  });
+
   it('parses booleans and numbers from strings', () => {
     const env = validateEnv({ PORT: '8080', QUEUE_PROCESSORS: 'false' });
     expect(env.PORT).toBe(8080);

@@ -46,7 +46,10 @@ export class EnvironmentVariables {
   @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' })
   REDIS_URL = 'redis://127.0.0.1:6379';
 
-  /** Required (32+ characters) in production; a fixed, loudly-insecure default elsewhere. */
+  /**
+   * Required (32+ characters) in production. Elsewhere, when unset, a random secret is generated at
+   * first start and kept in `MP_DATA_DIR/jwt-secret` (mode 0600); there is no built-in secret.
+   */
   @ValidateIf((env: EnvironmentVariables) => env.NODE_ENV === 'production' || env.JWT_SECRET !== undefined)
   @IsString({ message: 'is required when NODE_ENV=production' })
   @MinLength(32, { message: 'must be at least 32 characters' })
@@ -102,6 +105,55 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsString()
   DB_COMMAND_CAPTURE_DIR?: string;
+
+  /** Local state directory: the generated development JWT secret (and, for scripts/services.sh, the local services). */
+  @IsString()
+  @MinLength(1)
+  MP_DATA_DIR = '.data';
+
+  /**
+   * Port of the ops listener (`GET /metrics` in Prometheus format, `/health`, `/health/ready`),
+   * unauthenticated, separate from the API port. Unset: 9464 for the API, 9465 for the worker; 0
+   * picks a free port. The CLI opens none.
+   */
+  @IsOptional()
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  METRICS_PORT?: number;
+
+  /** Address of the ops listener; loopback by default (compose sets 0.0.0.0 on its private network). */
+  @IsString()
+  METRICS_HOST = '127.0.0.1';
+
+  /** A webhook delivery still `received` this long after it arrived is re-enqueued by the sweeper (also its processing lease). */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(1)
+  @Max(86_400)
+  INBOX_REDRIVE_AFTER_SECONDS = 120;
+
+  /** Processed webhook deliveries older than this are purged (at least 3: past the platform's 48 h retry window). */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(3)
+  @Max(3650)
+  INBOX_RETENTION_DAYS = 30;
+
+  /** How often the sweepers run (stranded deliveries, payout batches whose lease lapsed). */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  SWEEP_EVERY_SECONDS = 60;
+
+  /** A payout run's lease; its heartbeat renews it every third of this, so a dead run's lease lapses within it. */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(3)
+  @Max(600)
+  PAYOUT_LEASE_SECONDS = 30;
 
   /** Base URL of the store platform Admin API for the `shopify` adapter (a local stand-in in tests). */
   @IsOptional()

@@ -14,6 +14,8 @@ export interface OperationCost {
   /** Of those, the commands and documents of the credential check. */
   authCommands: number;
   authDocuments: number;
+  /** Of those, per named phase (`auth`, `inbox` — the webhook inbox's bookkeeping, …). */
+  phases: Record<string, { commands: number; documents: number }>;
   /** Every command in the order it was sent. */
   log: CommandEntry[];
 }
@@ -96,15 +98,15 @@ export class CommandObserver implements OnApplicationShutdown {
   costOf(operationId: string): OperationCost {
     const c = this.costs.get(operationId);
     return c
-      ? { ...c, log: [...c.log] }
-      : { commands: 0, documents: 0, authCommands: 0, authDocuments: 0, log: [] };
+      ? { ...c, log: [...c.log], phases: structuredClone(c.phases) }
+      : { commands: 0, documents: 0, authCommands: 0, authDocuments: 0, phases: {}, log: [] };
   }
 
   /** The costs of every operation whose id starts with `prefix` (e.g. all jobs of one queue). */
   operationsWithPrefix(prefix: string): Array<OperationCost & { id: string }> {
     return [...this.costs.entries()]
       .filter(([id]) => id.startsWith(prefix))
-      .map(([id, c]) => ({ ...c, id, log: [...c.log] }));
+      .map(([id, c]) => ({ ...c, id, log: [...c.log], phases: structuredClone(c.phases) }));
   }
 
   recordRequest(request: CapturedRequest): void {
@@ -160,7 +162,7 @@ export class CommandObserver implements OnApplicationShutdown {
     let c = this.costs.get(op);
     if (!c) {
       if (this.costs.size >= MAX_TRACKED_OPERATIONS) this.costs.delete(this.costs.keys().next().value!);
-      c = { commands: 0, documents: 0, authCommands: 0, authDocuments: 0, log: [] };
+      c = { commands: 0, documents: 0, authCommands: 0, authDocuments: 0, phases: {}, log: [] };
       this.costs.set(op, c);
     }
     c.commands++;
@@ -168,6 +170,11 @@ export class CommandObserver implements OnApplicationShutdown {
     if (entry.phase === 'auth') {
       c.authCommands++;
       c.authDocuments += entry.documents;
+    }
+    if (entry.phase) {
+      const p = (c.phases[entry.phase] ??= { commands: 0, documents: 0 });
+      p.commands++;
+      p.documents += entry.documents;
     }
     c.log.push(entry);
   }

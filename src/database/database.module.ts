@@ -22,7 +22,11 @@ export class CommandObserverModule {}
         uri: db.uri,
         // Indexes are ensured at start (Model.init) so a fresh database is ready before the first request.
         autoIndex: true,
-        serverSelectionTimeoutMS: 5000,
+        // A database that cannot be reached fails a request within ~3 s (→ 503 + Retry-After), instead
+        // of mongoose buffering the command for 10 s and the driver waiting 30 s for a server.
+        bufferCommands: false,
+        serverSelectionTimeoutMS: 3000,
+        connectTimeoutMS: 3000,
         retryAttempts: 3,
         retryDelay: 1000,
         monitorCommands: observer.enabled,

@@ -1,4 +1,3 @@
-import '../cli/cli-env';
 import 'reflect-metadata';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +11,7 @@ import { buildDocuments } from './swagger';
 
 /** `write` regenerates openapi/v1.json and openapi/v2.json; `check` fails when the committed files are stale. */
 async function main(mode: string): Promise<number> {
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRole('cli')] }).compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(createAdapter(createLogger('silent')), {
     logger: false,
   });

@@ -1,25 +1,41 @@
-import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
 import { LineItemsModule } from '../line-items/line-items.module';
 import { OrdersDataModule } from '../orders/orders-data.module';
 import { ProductsModule } from '../products/products.module';
-import { Queues } from '../queues/jobs';
-import { processorsEnabled } from '../queues/queues';
 import { ShopsModule } from '../shops/shops.module';
-import { IngestionProcessor } from './ingestion.processor';
 import { IngestionService } from './ingestion.service';
 import { ShopifyWebhooksController } from './shopify-webhooks.controller';
+import { SystemDeliveriesRepository } from './system-deliveries.repository';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookDeliveriesService } from './webhook-deliveries.service';
+import { WebhookDeliveriesV1Controller } from './webhook-deliveries.v1.controller';
+import { WebhookDelivery, WebhookDeliverySchema } from './webhook-delivery.schema';
+import { WebhookInbox } from './webhook-inbox.service';
+import { WebhookProcessingService } from './webhook-processing.service';
 
+/**
+ * Store-platform webhooks: verification, the durable inbox (`webhook_deliveries`) and what a
+ * delivery does to the shop's data. Its queue processors (ingestion, sweeper, retention) are
+ * registered by the ProcessorsModule in the processes that run them.
+ */
 @Module({
   imports: [
-    BullModule.registerQueue({ name: Queues.Ingestion }),
+    MongooseModule.forFeature([{ name: WebhookDelivery.name, schema: WebhookDeliverySchema }]),
     ShopsModule,
     LineItemsModule,
     OrdersDataModule,
     ProductsModule,
   ],
-  controllers: [ShopifyWebhooksController],
-  providers: [IngestionService, ...(processorsEnabled() ? [IngestionProcessor] : [])],
-  exports: [IngestionService],
+  controllers: [ShopifyWebhooksController, WebhookDeliveriesV1Controller],
+  providers: [
+    IngestionService,
+    WebhookInbox,
+    WebhookProcessingService,
+    WebhookDeliveriesRepository,
+    SystemDeliveriesRepository,
+    WebhookDeliveriesService,
+  ],
+  exports: [IngestionService, WebhookInbox, SystemDeliveriesRepository],
 })
 export class IngestionModule {}

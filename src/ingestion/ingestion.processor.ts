@@ -2,24 +2,24 @@ import { OnQueueFailed, Processor } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bull';
 import { IngestionJobData, Jobs, OnJob, Queues } from '../queues/jobs';
-import { IngestionService } from './ingestion.service';
 import { PayloadError } from './shopify-payloads';
+import { WebhookInbox } from './webhook-inbox.service';
 
-/** Several webhooks at a time: the work is mostly waiting on the database. */
+/** Several deliveries at a time: the work is mostly waiting on the database. */
 export const INGESTION_CONCURRENCY = 6;
 
 @Processor(Queues.Ingestion)
 export class IngestionProcessor {
   private readonly logger = new Logger('Ingestion');
 
-  constructor(private readonly ingestion: IngestionService) {}
+  constructor(private readonly inbox: WebhookInbox) {}
 
   @OnJob({ queue: Queues.Ingestion, name: Jobs.ShopifyWebhook, concurrency: INGESTION_CONCURRENCY })
   async handle(job: Job<IngestionJobData>): Promise<string> {
     try {
-      return await this.ingestion.process(job.data);
+      return await this.inbox.process(job.data, { final: isLastAttempt(job) });
     } catch (err) {
-      // Retrying cannot fix a payload we do not understand: fail now, keep it for inspection.
+      // Retrying cannot fix a payload we do not understand: fail now (the delivery says why).
       if (err instanceof PayloadError) await job.discard();
       throw err;
     }
@@ -30,14 +30,16 @@ export class IngestionProcessor {
     const final = err instanceof PayloadError || job.attemptsMade >= (job.opts.attempts ?? 1);
     const facts = {
       jobId: job.id,
-      topic: job.data?.topic,
       shopId: job.data?.shopId,
-      webhookId: job.data?.webhookId,
+      deliveryId: job.data?.deliveryId,
       attemptsMade: job.attemptsMade,
       err: err.message,
     };
-    if (final)
-      this.logger.error(facts, 'Webhook processing failed for good; the job stays in the failed set');
-    else this.logger.warn(facts, 'Webhook processing failed; will retry');
+    if (final) this.logger.error(facts, 'Webhook delivery failed for good; it reads `failed` until retried');
+    else this.logger.warn(facts, 'Webhook delivery attempt failed; will retry');
   }
+}
+
+export function isLastAttempt(job: Job): boolean {
+  return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }

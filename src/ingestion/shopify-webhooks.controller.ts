@@ -18,9 +18,11 @@ export class ShopifyWebhooksController {
     summary: 'Receive a store-platform (Shopify-format) webhook',
     description:
       'Verifies `X-Shopify-Hmac-Sha256` (base64 HMAC-SHA256 of the raw body with the shop’s webhook secret), ' +
-      'acknowledges a repeated `X-Shopify-Webhook-Id` without processing it again, and queues the payload; ' +
-      `processing happens asynchronously. Topics: ${SUPPORTED_TOPICS.join(', ')}; other topics are acknowledged ` +
-      'and ignored. Bad or missing signature, or an unknown shop → 401 and nothing is stored.',
+      'acknowledges a repeated `X-Shopify-Webhook-Id` without processing it again, and stores the delivery ' +
+      'durably before answering 200 (`GET /v1/webhooks/deliveries/{deliveryId}`); processing happens ' +
+      `asynchronously. Topics: ${SUPPORTED_TOPICS.join(', ')}; other topics are acknowledged and ignored. ` +
+      'Bad or missing signature, or an unknown shop → 401 and nothing is stored; the database unreachable ' +
+      '→ 503 with Retry-After (nothing acknowledged, so the platform retries).',
   })
   @ApiHeader({ name: 'X-Shopify-Topic', required: true, example: 'orders/create' })
   @ApiHeader({ name: 'X-Shopify-Shop-Domain', required: true, example: 'demo.myshopify.com' })
@@ -39,7 +41,7 @@ export class ShopifyWebhooksController {
     schema: { type: 'object', additionalProperties: true, example: { id: 5549201834154, line_items: [] } },
   })
   @ApiOkResponse({ type: WebhookAckDto })
-  @ApiV1Errors(400, 401, 413, 422)
+  @ApiV1Errors(400, 401, 413, 422, 503)
   receive(
     @Req() req: RawBodyRequest<FastifyRequest>,
     @Headers('x-shopify-topic') topic?: string,
@@ -53,7 +55,6 @@ export class ShopifyWebhooksController {
       webhookId,
       hmac,
       rawBody: req.rawBody,
-      payload: req.body,
     });
   }
 }

@@ -1,4 +1,6 @@
 import { Types } from 'mongoose';
+import { FakeJobs } from '../../test/fakes/jobs.fake';
+import type { JobsService } from '../jobs/jobs.service';
 import type { Queue } from 'bull';
 import { asReal, FakeQueue, FakeShops, OTHER_SHOP, SHOP } from '../../test/fakes/fake';
 import { FakeLineItemsRepository, FakeSummaries, lineItem } from '../../test/fakes/line-items.fake';
@@ -36,6 +38,7 @@ describe('LineItemUpdatesService (repositories faked)', () => {
       asReal<LineItemsRepository>(lineItems),
       pricing,
       asReal<OrderSummaryRefresher>(summaries),
+      asReal<JobsService>(new FakeJobs()),
       asReal<Queue>(queue),
     );
     updates = new LineItemUpdatesService(
@@ -57,6 +60,7 @@ describe('LineItemUpdatesService (repositories faked)', () => {
       success: true,
       updated: 1,
       recalculateQueued: 0,
+      jobId: null,
       results: [{ orderId: 1, lineItemId: 11, status: 'updated' }],
       errors: [],
     });
@@ -110,7 +114,9 @@ describe('LineItemUpdatesService (repositories faked)', () => {
       commissionType: null,
       commissionAmount: null,
     });
-    expect(queue.named(Jobs.Recalculate)).toEqual([{ shopId: SHOP.shopId, lineItemIds: [String(li._id)] }]);
+    expect(queue.named(Jobs.Recalculate)).toEqual([
+      { shopId: SHOP.shopId, lineItemIds: [String(li._id)], jobId: expect.any(String), part: 0 },
+    ]);
   });
 
   it('by SKU: writes every live line with the SKU, the cost per unit from the newest one', async () => {

@@ -98,7 +98,7 @@ export class LineItemUpdatesService {
       scope,
       [...costs.entries()].map(([sku, costOfGoods]) => ({ sku, costOfGoods })),
     );
-    await this.recalculation.queueRecalculation(
+    const jobId = await this.recalculation.queueRecalculation(
       scope,
       [...plans.values()].filter((p) => p.recalc && live(p.line)).map((p) => p.line._id),
     );
@@ -109,7 +109,7 @@ export class LineItemUpdatesService {
         written.map((p) => p.line.orderId),
       );
     }
-    return { success: errors.length === 0, updated, recalculateQueued: queued, results, errors };
+    return { success: errors.length === 0, updated, recalculateQueued: queued, jobId, results, errors };
   }
 
   private async updateBySku(
@@ -143,8 +143,9 @@ export class LineItemUpdatesService {
       const perUnit = costOfGoodsPerUnit(fields.costOfItem, newest ? newest.quantity : 1);
       if (perUnit !== null) await this.skus.setCostOfGoods(scope, [{ sku, costOfGoods: perUnit }]);
     }
+    let jobId: string | null = null;
     if (recalc)
-      await this.recalculation.queueRecalculation(
+      jobId = await this.recalculation.queueRecalculation(
         scope,
         accepted.map((l) => l._id),
       );
@@ -157,6 +158,7 @@ export class LineItemUpdatesService {
       success: errors.length === 0,
       updated: hasFields ? accepted.length : 0,
       recalculateQueued: recalc ? accepted.length : 0,
+      jobId,
       results,
       errors,
     };

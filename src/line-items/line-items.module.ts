@@ -1,10 +1,8 @@
-import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { CommissionsModule } from '../commissions/commissions.module';
+import { JobsModule } from '../jobs/jobs.module';
 import { OrdersDataModule } from '../orders/orders-data.module';
-import { Queues } from '../queues/jobs';
-import { processorsEnabled } from '../queues/queues';
 import { ShopsModule } from '../shops/shops.module';
 import { VendorsModule } from '../vendors/vendors.module';
 import { LineItem, LineItemSchema } from './line-item.schema';
@@ -15,7 +13,6 @@ import { LineItemsV1Controller } from './line-items.v1.controller';
 import { OrderIngestionService } from './order-ingestion.service';
 import { OrderSummaryRefresher } from './order-summary.refresher';
 import { PlatformFulfillmentsService } from './platform-fulfillments.service';
-import { RecalculationProcessor } from './recalculation.processor';
 import { RecalculationService } from './recalculation.service';
 
 /**
@@ -26,11 +23,11 @@ import { RecalculationService } from './recalculation.service';
 @Module({
   imports: [
     MongooseModule.forFeature([{ name: LineItem.name, schema: LineItemSchema }]),
-    BullModule.registerQueue({ name: Queues.Recalculation }),
     OrdersDataModule,
     ShopsModule,
     VendorsModule,
     CommissionsModule,
+    JobsModule,
   ],
   controllers: [LineItemsV1Controller],
   providers: [
@@ -41,8 +38,13 @@ import { RecalculationService } from './recalculation.service';
     PlatformFulfillmentsService,
     LineItemUpdatesService,
     RecalculationService,
-    ...(processorsEnabled() ? [RecalculationProcessor] : []),
   ],
-  exports: [LineItemsRepository, OrderSummaryRefresher, OrderIngestionService, PlatformFulfillmentsService],
+  exports: [
+    LineItemsRepository,
+    OrderSummaryRefresher,
+    OrderIngestionService,
+    PlatformFulfillmentsService,
+    RecalculationService,
+  ],
 })
 export class LineItemsModule {}

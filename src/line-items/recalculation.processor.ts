@@ -14,7 +14,8 @@ export class RecalculationProcessor {
 
   @OnJob({ queue: Queues.Recalculation, name: Jobs.Recalculate, concurrency: 2 })
   recalculate(job: Job<JobData<typeof Jobs.Recalculate>>) {
-    return this.recalculation.recalculate(shopScope(job.data.shopId), job.data.lineItemIds);
+    const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    return this.recalculation.runPart(shopScope(job.data.shopId), job.data, { final });
   }
 
   @OnJob({ queue: Queues.Recalculation, name: Jobs.RefreshSummaries, concurrency: 1 })

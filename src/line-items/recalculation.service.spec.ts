@@ -1,7 +1,10 @@
+import { Logger } from '@nestjs/common';
 import { Types } from 'mongoose';
 import type { Queue } from 'bull';
 import { asReal, FakeQueue, FakeShops, SHOP } from '../../test/fakes/fake';
+import { FakeJobs } from '../../test/fakes/jobs.fake';
 import { FakeLineItemsRepository, FakeSummaries, lineItem } from '../../test/fakes/line-items.fake';
+import type { JobsService } from '../jobs/jobs.service';
 import { FakeSkuCommissionsRepository, FakeVendorsRepository, vendor } from '../../test/fakes/vendors.fake';
 import type { SkuCommissionsRepository } from '../commissions/sku-commissions.repository';
 import { Jobs } from '../queues/jobs';
@@ -15,12 +18,14 @@ import type { OrderSummaryRefresher } from './order-summary.refresher';
 import { RECALC_JOB_SIZE, RecalculationService } from './recalculation.service';
 
 describe('RecalculationService (repositories faked)', () => {
+  beforeAll(() => Logger.overrideLogger(false)); // a part failing for good is logged: expected here
   let lineItems: FakeLineItemsRepository;
   let vendors: FakeVendorsRepository;
   let skus: FakeSkuCommissionsRepository;
   let shops: FakeShops;
   let summaries: FakeSummaries;
   let queue: FakeQueue;
+  let jobs: FakeJobs;
   let service: RecalculationService;
 
   beforeEach(() => {
@@ -30,6 +35,7 @@ describe('RecalculationService (repositories faked)', () => {
     shops = new FakeShops();
     summaries = new FakeSummaries();
     queue = new FakeQueue();
+    jobs = new FakeJobs();
     const pricing = new LineItemPricing(
       asReal<ShopsService>(shops),
       asReal<VendorsRepository>(vendors),
@@ -39,6 +45,7 @@ describe('RecalculationService (repositories faked)', () => {
       asReal<LineItemsRepository>(lineItems),
       pricing,
       asReal<OrderSummaryRefresher>(summaries),
+      asReal<JobsService>(jobs),
       asReal<Queue>(queue),
     );
   });
@@ -115,13 +122,49 @@ describe('RecalculationService (repositories faked)', () => {
     );
   });
 
-  it('queues big recalculations in jobs of RECALC_JOB_SIZE ids, each id once', async () => {
+  it('queues big recalculations as one job resource in parts of RECALC_JOB_SIZE ids, each id once', async () => {
     const ids = Array.from({ length: RECALC_JOB_SIZE + 1 }, () => new Types.ObjectId());
-    await service.queueRecalculation(SHOP, [...ids, ids[0]]);
-    const jobs = queue.named(Jobs.Recalculate) as Array<{ shopId: string; lineItemIds: string[] }>;
-    expect(jobs.map((j) => j.lineItemIds.length)).toEqual([RECALC_JOB_SIZE, 1]);
-    expect(jobs.every((j) => j.shopId === SHOP.shopId)).toBe(true);
-    await service.queueRecalculation(SHOP, []);
+    const jobId = await service.queueRecalculation(SHOP, [...ids, ids[0]]);
+    const parts = queue.named(Jobs.Recalculate) as Array<{
+      shopId: string;
+      lineItemIds: string[];
+      jobId: string;
+      part: number;
+    }>;
+    expect(parts.map((j) => j.lineItemIds.length)).toEqual([RECALC_JOB_SIZE, 1]);
+    expect(parts.every((j) => j.shopId === SHOP.shopId && j.jobId === jobId)).toBe(true);
+    expect(parts.map((j) => j.part)).toEqual([0, 1]);
+    expect(jobs.jobs.get(jobId!)).toMatchObject({ state: 'queued', total: RECALC_JOB_SIZE + 1, parts: 2 });
+    expect(await service.queueRecalculation(SHOP, [])).toBeNull();
     expect(queue.jobs).toHaveLength(2);
+  });
+
+  it('parts report to their job resource once each, even when retried; the last one settles it', async () => {
+    const [acme] = vendors.add(vendor('acme'));
+    const a = stored(1, { vendorId: acme._id });
+    const b = stored(2, { vendorId: acme._id });
+    const jobId = (await service.queueRecalculation(SHOP, [a._id, b._id]))!;
+    const data = { shopId: SHOP.shopId, lineItemIds: [String(a._id), String(b._id)], jobId, part: 0 };
+    await service.runPart(SHOP, data, { final: false });
+    await service.runPart(SHOP, data, { final: false }); // a retry of a part that already reported
+    expect(jobs.jobs.get(jobId)).toMatchObject({ state: 'completed', total: 2, done: 2, failed: 0 });
+  });
+
+  it('a part failing on its last attempt fails the job with its error; earlier attempts only retry', async () => {
+    const [acme] = vendors.add(vendor('acme'));
+    const li = stored(1, { vendorId: acme._id });
+    const jobId = (await service.queueRecalculation(SHOP, [li._id]))!;
+    lineItems.beforeGuardedWrite = () => Object.assign(lineItems.get(li._id), { frozen: true });
+    const data = { shopId: SHOP.shopId, lineItemIds: [String(li._id)], jobId, part: 0 };
+    await expect(service.runPart(SHOP, data, { final: false })).rejects.toThrow();
+    expect(jobs.jobs.get(jobId)).toMatchObject({ state: 'running', failed: 0 });
+    lineItems.get(li._id).frozen = false;
+    await expect(service.runPart(SHOP, data, { final: true })).rejects.toThrow();
+    expect(jobs.jobs.get(jobId)).toMatchObject({
+      state: 'failed',
+      done: 0,
+      failed: 1,
+      errors: [expect.stringContaining('errorId')],
+    });
   });
 });

@@ -1,10 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { InjectQueue } from '@nestjs/bull';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { Types } from 'mongoose';
+import { withTimeout } from '../common/async/timeout';
 import { payoutState } from '../common/money';
+import { OperationContexts } from '../common/context/operation-context';
 import { ShopScope, toObjectId } from '../common/tenancy';
-import { jobEntry, Jobs, Queues } from '../queues/jobs';
+import { JobsService } from '../jobs/jobs.service';
+import { jobEntry, Jobs, Queues, RecalculateJobData } from '../queues/jobs';
 import { ConcurrentLineItemChange } from './concurrent-line-item-change';
 import { LineItemPricing, reprice } from './line-item-pricing';
 import { isPayoutRow } from './line-item.schema';
@@ -14,6 +18,8 @@ import { OrderSummaryRefresher } from './order-summary.refresher';
 
 /** Ids (or orders) per job: big by-SKU updates fan out into several jobs. */
 export const RECALC_JOB_SIZE = 1000;
+/** A request waits this long at most for Redis to take its jobs, then answers 503. */
+const ENQUEUE_TIMEOUT_MS = 2000;
 
 /**
  * Recalculation of line items (queued) and the summary refreshes that too many orders at once
@@ -21,20 +27,42 @@ export const RECALC_JOB_SIZE = 1000;
  */
 @Injectable()
 export class RecalculationService {
+  private readonly logger = new Logger('Recalculation');
+
   constructor(
     private readonly lineItems: LineItemsRepository,
     private readonly pricing: LineItemPricing,
     private readonly summaries: OrderSummaryRefresher,
+    private readonly jobs: JobsService,
     @InjectQueue(Queues.Recalculation) private readonly queue: Queue,
   ) {}
 
-  /** Queues the recalculation of these line items (the answer confirms queuing, not completion). */
-  async queueRecalculation(scope: ShopScope, ids: Types.ObjectId[]): Promise<void> {
+  /**
+   * Queues the recalculation of these line items as one job resource (`GET /v1/jobs/{id}`) run in
+   * parts; returns its id, or null when there is nothing to recalculate. When Redis cannot take the
+   * parts, the job reads `failed` and the caller gets the error (a 503).
+   */
+  async queueRecalculation(scope: ShopScope, ids: Types.ObjectId[]): Promise<string | null> {
     const unique = [...new Set(ids.map(String))];
-    const jobs = chunks(unique).map((lineItemIds) =>
-      jobEntry(Jobs.Recalculate, { shopId: scope.shopId, lineItemIds }),
+    if (unique.length === 0) return null;
+    const parts = chunks(unique);
+    const jobId = await this.jobs.create(scope, 'recalculation', unique.length, parts.length);
+    const entries = parts.map((lineItemIds, part) =>
+      jobEntry(
+        Jobs.Recalculate,
+        { shopId: scope.shopId, lineItemIds, jobId, part },
+        { jobId: `${jobId}:${part}` },
+      ),
     );
-    if (jobs.length > 0) await this.queue.addBulk(jobs);
+    try {
+      await withTimeout(this.queue.addBulk(entries), ENQUEUE_TIMEOUT_MS, 'the recalculation queue (Redis)');
+    } catch (err) {
+      await this.jobs
+        .failToQueue(scope, jobId, 'The recalculation could not be queued (the job queue is unavailable)')
+        .catch(() => undefined);
+      throw err;
+    }
+    return jobId;
   }
 
   /** Queues the summary refresh of these orders. */
@@ -42,7 +70,42 @@ export class RecalculationService {
     const jobs = chunks(orderIds).map((ids) =>
       jobEntry(Jobs.RefreshSummaries, { shopId: scope.shopId, orderIds: ids }),
     );
-    await this.queue.addBulk(jobs);
+    await withTimeout(this.queue.addBulk(jobs), ENQUEUE_TIMEOUT_MS, 'the recalculation queue (Redis)');
+  }
+
+  /**
+   * One part of a recalculation job (the queue job). Reports to its job resource: started, then its
+   * items done — or, on the last attempt, failed. Throws to retry.
+   */
+  async runPart(scope: ShopScope, data: RecalculateJobData, attempt: { final: boolean }) {
+    const job = data.jobId !== undefined ? { id: data.jobId, part: data.part ?? 0 } : null;
+    // The job resource's bookkeeping is a phase of its own (round-trip budgets count the work apart).
+    const track = <T>(fn: () => Promise<T>) => OperationContexts.phase('job', fn);
+    if (job) await track(() => this.jobs.partStarted(scope, job.id));
+    try {
+      const outcome = await this.recalculate(scope, data.lineItemIds);
+      if (job)
+        await track(() =>
+          this.jobs.partFinished(scope, job.id, job.part, { done: data.lineItemIds.length, failed: 0 }),
+        );
+      return outcome;
+    } catch (err) {
+      if (job && attempt.final) {
+        const errorId = randomUUID();
+        this.logger.error(
+          { errorId, jobId: job.id, part: job.part, err: (err as Error)?.message },
+          'Recalculation part failed',
+        );
+        await track(() =>
+          this.jobs.partFinished(scope, job.id, job.part, {
+            done: 0,
+            failed: data.lineItemIds.length,
+            error: `${data.lineItemIds.length} line item(s) could not be recalculated (errorId ${errorId})`,
+          }),
+        ).catch(() => undefined);
+      }
+      throw err;
+    }
   }
 
   /**

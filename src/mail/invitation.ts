@@ -9,6 +9,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** Values in `text` that are delivered but never logged (the invitation's password). */
+  secrets?: string[];
 }
 
 /** The vendor portal invitation. It carries the plaintext password, as the spec requires (§4.4, §6). */
@@ -31,5 +33,6 @@ export function vendorInvitation(input: InvitationInput): MailMessage {
       'If you did not expect this email, you can ignore it.',
       '',
     ].join('\n'),
+    secrets: [input.password],
   };
 }

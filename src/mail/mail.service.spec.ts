@@ -15,7 +15,7 @@ const message = vendorInvitation({
 describe('MailService without SMTP_URL', () => {
   afterEach(() => jest.restoreAllMocks());
 
-  it('logs the whole message instead of dropping it', async () => {
+  it('logs the message instead of dropping it, with its password redacted', async () => {
     const log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
     const mail = new MailService(cfg, app('development'));
     expect(mail.mode).toBe('log');
@@ -24,10 +24,11 @@ describe('MailService without SMTP_URL', () => {
       expect.objectContaining({
         to: 'jane@acme.example',
         subject: 'Your vendor portal account for acme.myshopify.com',
-        text: expect.stringContaining('Password: S3cure-portal-pass'),
+        text: expect.stringContaining('Password: [redacted]'),
       }),
       expect.stringContaining('logged, not delivered'),
     );
+    expect(JSON.stringify(log.mock.calls)).not.toContain('S3cure-portal-pass');
   });
 
   it('in production logs the envelope and a warning, never the body', async () => {

@@ -7,8 +7,9 @@ export type MailMode = 'smtp' | 'log';
 
 /**
  * Outbound email over nodemailer. With `SMTP_URL` it delivers over SMTP; without it every message
- * is written to the log instead (never dropped silently) — in production only its envelope, since
- * a message may carry a password, together with a warning that nothing is being delivered.
+ * is written to the log instead (never dropped silently): its envelope, and outside production its
+ * text with every secret the message names (the invitation's password) replaced by `[redacted]` —
+ * a password never reaches a log — together with a warning in production that nothing is delivered.
  */
 @Injectable()
 export class MailService implements OnModuleDestroy {
@@ -72,9 +73,15 @@ export class MailService implements OnModuleDestroy {
       this.logger.warn(envelope, 'Email not delivered (no SMTP_URL); body withheld from production logs');
     } else {
       this.logger.log(
-        { ...envelope, text: message.text },
-        'Email (no SMTP_URL configured: logged, not delivered)',
+        { ...envelope, text: redact(message.text, message.secrets ?? []) },
+        'Email (no SMTP_URL configured: logged, not delivered; secrets redacted)',
       );
     }
   }
+}
+
+function redact(text: string, secrets: string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret) out = out.split(secret).join('[redacted]');
+  return out;
 }

@@ -63,3 +63,5 @@ PayoutBatchSchema.index({ shopId: 1, periodEnd: 1, vendorId: 1 }, { unique: true
 // GET /v1/payouts/batches (status sent as `$in` over every value when not filtered)
 PayoutBatchSchema.index({ shopId: 1, status: 1, createdAt: -1, _id: -1 });
 PayoutBatchSchema.index({ shopId: 1, vendorId: 1, status: 1, createdAt: -1, _id: -1 });
+// The payout sweeper's cross-shop query (SystemPayoutBatchesRepository).
+PayoutBatchSchema.index({ status: 1, updatedAt: 1 });

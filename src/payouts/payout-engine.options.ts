@@ -6,5 +6,8 @@ export abstract class PayoutEngineOptions {
   abstract readonly leaseMs: number;
 }
 
-/** 100 lines per chunk keeps lease renewals frequent even where each write is slow (FerretDB). */
-export const DEFAULT_PAYOUT_ENGINE_OPTIONS: PayoutEngineOptions = { chunkSize: 100, leaseMs: 5 * 60_000 };
+/**
+ * 100 lines per chunk keeps lease renewals frequent even where each write is slow (FerretDB); the
+ * lease itself comes from PAYOUT_LEASE_SECONDS (30 s by default, renewed by a heartbeat).
+ */
+export const DEFAULT_PAYOUT_ENGINE_OPTIONS: PayoutEngineOptions = { chunkSize: 100, leaseMs: 30_000 };

@@ -171,14 +171,95 @@ describe('PayoutEngine (repositories faked)', () => {
     });
   });
 
-  it('refuses a second concurrent run of the same batch', async () => {
+  it('refuses a second concurrent run of the same batch, and schedules it for when the lease ends', async () => {
     const [acme] = vendors.add(vendor('acme'));
     owed(acme._id, 10);
     const [batch] = await engine.trigger(SHOP, { until: UNTIL });
-    await batches.acquire(SHOP, batch._id, 'other-run', new Date(), new Date(Date.now() + 60_000));
-    await expect(engine.run(SHOP, String(batch._id), { final: false })).rejects.toBeInstanceOf(
-      BatchBusyError,
+    const now = new FixedClock().now();
+    const leaseUntil = new Date(now.getTime() + 20_000);
+    await batches.acquire(SHOP, batch._id, 'other-run', now, leaseUntil);
+    const busy = await engine.run(SHOP, String(batch._id), { final: false }).catch((e: unknown) => e);
+    expect(busy).toBeInstanceOf(BatchBusyError);
+    expect((busy as BatchBusyError).leaseUntil).toEqual(leaseUntil);
+
+    await engine.retryWhenFree(SHOP, String(batch._id), leaseUntil);
+    const later = queue.jobs.at(-1)!;
+    expect(later).toMatchObject({
+      name: Jobs.RunPayoutBatch,
+      data: { shopId: SHOP.shopId, batchId: String(batch._id) },
+      opts: { jobId: `${String(batch._id)}:after:${leaseUntil.getTime()}`, delay: 21_000 },
+    });
+  });
+
+  describe('after a crash (the run died holding its lease)', () => {
+    /** A batch left `running` by a run that never came back, its lease ending at `leaseUntil`. */
+    async function abandoned(leaseUntil: Date) {
+      const [acme] = vendors.add(vendor('acme'));
+      owed(acme._id, 10);
+      const [batch] = await engine.trigger(SHOP, { until: UNTIL });
+      await batches.acquire(SHOP, batch._id, 'dead-run', new Date(leaseUntil.getTime() - 30_000), leaseUntil);
+      queue.jobs.length = 0;
+      return batch;
+    }
+    const now = () => new FixedClock().now().getTime();
+
+    it('a trigger resumes at once when the lease has lapsed (a job of its own, not the dead run’s)', async () => {
+      const lapsed = new Date(now() - 1);
+      const batch = await abandoned(lapsed);
+      const [again] = await engine.trigger(SHOP, { until: UNTIL });
+      expect(again.status).toBe('running');
+      expect(queue.jobs).toEqual([
+        expect.objectContaining({
+          name: Jobs.RunPayoutBatch,
+          opts: expect.objectContaining({
+            jobId: `${String(batch._id)}:resume:${lapsed.getTime()}`,
+            delay: 0,
+          }),
+        }),
+      ]);
+      const done = await engine.run(SHOP, String(batch._id), { final: false });
+      expect(done).toMatchObject({ status: 'completed', runs: 2, total: 10 });
+    });
+
+    it('the sweeper resumes a running batch only once its lease lapsed, and re-queues a queued one', async () => {
+      const batch = await abandoned(new Date(now() + 10_000));
+      const live = (await batches.findById(SHOP, batch._id))!;
+      expect(await engine.resumeStalled(SHOP, live)).toBe(false);
+      expect(queue.jobs).toHaveLength(0);
+      batches.docs[0].leaseUntil = new Date(now() - 1);
+      expect(await engine.resumeStalled(SHOP, (await batches.findById(SHOP, batch._id))!)).toBe(true);
+      expect(queue.jobs[0].opts?.jobId).toMatch(/:resume:/);
+
+      batches.docs[0].status = 'queued';
+      queue.jobs.length = 0;
+      expect(await engine.resumeStalled(SHOP, (await batches.findById(SHOP, batch._id))!)).toBe(true);
+      expect(queue.jobs[0].opts?.jobId).toBe(String(batch._id));
+    });
+  });
+
+  it('a heartbeat renews the lease while a slow chunk runs', async () => {
+    const [acme] = vendors.add(vendor('acme'));
+    owed(acme._id, 10);
+    const quick = new PayoutEngine(
+      asReal<PayoutBatchesRepository>(batches),
+      asReal<LineItemsRepository>(lineItems),
+      asReal<PayoutAdjustmentsRepository>(adjustments),
+      asReal<VendorsRepository>(vendors),
+      asReal<OrderSummaryRefresher>(summaries),
+      new FixedClock(),
+      { chunkSize: 2, leaseMs: 600 },
+      asReal<Queue>(queue),
     );
+    const markPaid = lineItems.markPaid.bind(lineItems);
+    lineItems.markPaid = async (...args: Parameters<typeof markPaid>) => {
+      await new Promise((r) => setTimeout(r, 700));
+      return markPaid(...args);
+    };
+    const renew = jest.spyOn(batches, 'renew');
+    const [batch] = await quick.trigger(SHOP, { until: UNTIL });
+    await quick.run(SHOP, String(batch._id), { final: false });
+    // ≥ 2 renewals by the heartbeat (every 200 ms) during the chunk, plus the one after it
+    expect(renew.mock.calls.length).toBeGreaterThanOrEqual(3);
   });
 
   describe('vendor policy (isPayable)', () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { withTimeout } from '../common/async/timeout';
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
@@ -18,10 +19,9 @@ import { PayoutBatch } from './payout-batch.schema';
 import { BatchTotals, PayoutBatchesRepository } from './payout-batches.repository';
 import { PayoutEngineOptions } from './payout-engine.options';
 
-/** Automatic attempts of a batch job (1 s, then 2 s backoff); after that the batch reads `failed`. */
-export const PAYOUT_JOB_ATTEMPTS = 3;
+/** Automatic attempts of a batch job (1 s, 2 s, 4 s, 8 s backoff); after that the batch reads `failed`. */
+export const PAYOUT_JOB_ATTEMPTS = 5;
 
-/** Another run of the batch holds its lease: retried later by the queue. */
 /** Where an in-process run stands (the CLI shows it): batches done, and the line items of the current one. */
 export interface RunProgress {
   batchesDone: number;
@@ -29,11 +29,27 @@ export interface RunProgress {
   current?: { vendorName: string; lineItemsDone: number; lineItems: number };
 }
 
+/** Another run of the batch holds its lease: run again once that lease ends (never dropped). */
 export class BatchBusyError extends Error {
-  constructor() {
+  constructor(readonly leaseUntil: Date | null) {
     super('Another run of this payout batch is in progress');
   }
 }
+
+/** Options of a batch job; `jobId` names the run (the batch id, or a resume of a lapsed lease). */
+function batchJobOptions(jobId: string, delay = 0) {
+  return {
+    jobId,
+    delay,
+    attempts: PAYOUT_JOB_ATTEMPTS,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: true,
+    removeOnFail: true,
+  };
+}
+
+/** A request waits this long at most for Redis to take a batch job, then answers 503. */
+const ENQUEUE_TIMEOUT_MS = 2000;
 
 /**
  * The payout engine (DESIGN §8). A batch pays one vendor's payable line items and UNPAID
@@ -61,11 +77,66 @@ export class PayoutEngine {
     @InjectQueue(Queues.Payouts) private readonly queue: Queue,
   ) {}
 
-  /** POST /v1/payouts/batches: the batches of the trigger, each queued unless already completed. */
+  /**
+   * POST /v1/payouts/batches: the batches of the trigger, each queued unless already completed; a
+   * batch left `running` by a run whose lease lapsed (its process died) is resumed at once.
+   */
   async trigger(scope: ShopScope, input: { vendorId?: string; until: string }): Promise<PayoutBatch[]> {
     const batches = await this.prepare(scope, input);
-    for (const batch of batches) if (batch.status !== 'completed') await this.enqueue(scope, batch);
+    const now = this.clock.now();
+    for (const batch of batches) {
+      if (batch.status === 'completed') continue;
+      if (batch.status === 'running' && batch.leaseUntil && batch.leaseUntil < now)
+        await this.resume(scope, batch);
+      else await this.enqueue(scope, batch);
+    }
     return batches;
+  }
+
+  /**
+   * The payout sweeper's action on one batch: `running` with a lapsed lease → a resume run now;
+   * `queued` (its job lost with Redis) → queued again unless its job is still pending.
+   */
+  async resumeStalled(scope: ShopScope, batch: PayoutBatch): Promise<boolean> {
+    if (batch.status === 'running') {
+      if (!batch.leaseUntil || batch.leaseUntil >= this.clock.now()) return false;
+      await this.resume(scope, batch);
+      return true;
+    }
+    if (batch.status === 'queued') return this.enqueue(scope, batch);
+    return false;
+  }
+
+  /**
+   * A run of a batch whose last run died: a job id of its own (the dead run's job may still sit in
+   * Redis as `active`), one per lapsed lease, so repeated sweeps do not stack runs.
+   */
+  private async resume(scope: ShopScope, batch: PayoutBatch): Promise<void> {
+    const jobId = `${String(batch._id)}:resume:${batch.leaseUntil?.getTime() ?? 0}`;
+    await withTimeout(
+      addJob(
+        this.queue,
+        Jobs.RunPayoutBatch,
+        { shopId: scope.shopId, batchId: String(batch._id) },
+        batchJobOptions(jobId),
+      ),
+      ENQUEUE_TIMEOUT_MS,
+      'the payout queue (Redis)',
+    );
+  }
+
+  /**
+   * A run found the lease held: run again when it ends (a delayed job, its id naming that moment).
+   */
+  async retryWhenFree(scope: ShopScope, batchId: string, leaseUntil: Date | null): Promise<void> {
+    const at = (leaseUntil ?? this.clock.now()).getTime();
+    const delay = Math.max(1000, at - this.clock.now().getTime() + 1000);
+    await addJob(
+      this.queue,
+      Jobs.RunPayoutBatch,
+      { shopId: scope.shopId, batchId },
+      batchJobOptions(`${batchId}:after:${at}`, delay),
+    );
   }
 
   /** The operator CLI: the same batches, run in this process one after the other. */
@@ -159,27 +230,28 @@ export class PayoutEngine {
     return vendors.filter((v) => isPayable(v)).sort((a, b) => a.vendorName.localeCompare(b.vendorName));
   }
 
-  /** One job per batch at a time: the batch id is the job id, so a pending job is not added twice. */
-  private async enqueue(scope: ShopScope, batch: PayoutBatch): Promise<void> {
+  /**
+   * One job per batch at a time: the batch id is the job id, so a pending job is not added twice
+   * (false then). Redis unreachable → the error (a 503); the batch stays queued for the sweeper.
+   */
+  private enqueue(scope: ShopScope, batch: PayoutBatch): Promise<boolean> {
     const jobId = String(batch._id);
-    const existing = await this.queue.getJob(jobId);
-    if (existing) {
-      const state = await existing.getState();
-      if (state !== 'completed' && state !== 'failed') return;
-      await existing.remove();
-    }
-    await addJob(
-      this.queue,
-      Jobs.RunPayoutBatch,
-      { shopId: scope.shopId, batchId: jobId },
-      {
-        jobId,
-        attempts: PAYOUT_JOB_ATTEMPTS,
-        backoff: { type: 'exponential', delay: 1000 },
-        removeOnComplete: true,
-        removeOnFail: true,
-      },
-    );
+    const work = async () => {
+      const existing = await this.queue.getJob(jobId);
+      if (existing) {
+        const state = await existing.getState();
+        if (state !== 'completed' && state !== 'failed') return false;
+        await existing.remove();
+      }
+      await addJob(
+        this.queue,
+        Jobs.RunPayoutBatch,
+        { shopId: scope.shopId, batchId: jobId },
+        batchJobOptions(jobId),
+      );
+      return true;
+    };
+    return withTimeout(work(), ENQUEUE_TIMEOUT_MS, 'the payout queue (Redis)');
   }
 
   /**
@@ -199,18 +271,21 @@ export class PayoutEngine {
     if (!leased) {
       const current = await this.batches.findById(scope, batch._id);
       if (current?.status === 'completed') return current;
-      throw new BatchBusyError();
+      throw new BatchBusyError(current?.leaseUntil ?? null);
     }
     const id = String(batch._id);
+    const heartbeat = this.heartbeat(scope, batch._id, leaseId);
     try {
       const items = await this.lineItems.listPayable(scope, batch.vendorId, batch.cutoff);
       const size = Math.max(1, this.options.chunkSize);
       opts.onLineItems?.(0, items.length);
       for (let i = 0; i < items.length; i += size) {
+        heartbeat.assertHeld();
         await this.lineItems.markPaid(scope, items.slice(i, i + size), id, this.clock.now());
         await this.keepLease(scope, batch._id, leaseId);
         opts.onLineItems?.(Math.min(i + size, items.length), items.length);
       }
+      heartbeat.assertHeld();
       const adjustments = await this.adjustments.listPayable(scope, batch.vendorId, batch.cutoff);
       await this.adjustments.markPaid(
         scope,
@@ -235,7 +310,36 @@ export class PayoutEngine {
           : `The run stopped part-way (errorId ${errorId}); nothing is paid twice when it runs again`;
       await this.batches.release(scope, batch._id, leaseId, reason, opts.final);
       throw err;
+    } finally {
+      heartbeat.stop();
     }
+  }
+
+  /**
+   * Renews the lease every third of its length while the run is alive (a slow chunk included), so
+   * only a dead run's lease lapses. A renewal that finds the lease taken over stops the run at the
+   * next chunk boundary; a renewal that fails (database unreachable) is simply tried again.
+   */
+  private heartbeat(scope: ShopScope, id: Types.ObjectId, leaseId: string) {
+    let lost = false;
+    const timer = setInterval(
+      () => {
+        this.batches
+          .renew(scope, id, leaseId, this.leaseEnd())
+          .then((held) => {
+            if (!held) lost = true;
+          })
+          .catch(() => undefined);
+      },
+      Math.max(250, Math.floor(this.options.leaseMs / 3)),
+    );
+    timer.unref();
+    return {
+      assertHeld: () => {
+        if (lost) throw new Error('The run lost its lease (another run took the batch over)');
+      },
+      stop: () => clearInterval(timer),
+    };
   }
 
   /** Σ of what carries the batch id: exact whatever happened to earlier runs. */

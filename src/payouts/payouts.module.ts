@@ -1,17 +1,15 @@
-import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { AdjustmentsModule } from '../adjustments/adjustments.module';
 import { LineItemsModule } from '../line-items/line-items.module';
-import { Queues } from '../queues/jobs';
-import { processorsEnabled } from '../queues/queues';
 import { VendorsModule } from '../vendors/vendors.module';
 import { PayoutBatch, PayoutBatchSchema } from './payout-batch.schema';
 import { PayoutBatchesRepository } from './payout-batches.repository';
+import { jobsConfig, JobsConfig } from '../config/configuration';
 import { DEFAULT_PAYOUT_ENGINE_OPTIONS, PayoutEngineOptions } from './payout-engine.options';
 import { PayoutEngine } from './payout-engine.service';
-import { PayoutsProcessor } from './payouts.processor';
 import { PayoutsService } from './payouts.service';
+import { SystemPayoutBatchesRepository } from './system-payout-batches.repository';
 import { PayoutsV1Controller } from './payouts.v1.controller';
 
 /**
@@ -23,7 +21,6 @@ import { PayoutsV1Controller } from './payouts.v1.controller';
     AdjustmentsModule,
     LineItemsModule,
     VendorsModule,
-    BullModule.registerQueue({ name: Queues.Payouts }),
     MongooseModule.forFeature([{ name: PayoutBatch.name, schema: PayoutBatchSchema }]),
   ],
   controllers: [PayoutsV1Controller],
@@ -31,9 +28,16 @@ import { PayoutsV1Controller } from './payouts.v1.controller';
     PayoutBatchesRepository,
     PayoutEngine,
     PayoutsService,
-    { provide: PayoutEngineOptions, useValue: DEFAULT_PAYOUT_ENGINE_OPTIONS },
-    ...(processorsEnabled() ? [PayoutsProcessor] : []),
+    SystemPayoutBatchesRepository,
+    {
+      provide: PayoutEngineOptions,
+      inject: [jobsConfig.KEY],
+      useFactory: (jobs: JobsConfig): PayoutEngineOptions => ({
+        ...DEFAULT_PAYOUT_ENGINE_OPTIONS,
+        leaseMs: jobs.payoutLeaseMs,
+      }),
+    },
   ],
-  exports: [PayoutEngine],
+  exports: [PayoutEngine, SystemPayoutBatchesRepository],
 })
 export class PayoutsModule {}

@@ -1,23 +1,24 @@
 import { Process } from '@nestjs/bull';
 import type { Job, JobOptions, Queue } from 'bull';
 import { OperationContexts } from '../common/context/operation-context';
-import type { WebhookTopic } from '../ingestion/webhook-topics';
 
 /**
  * Every Bull queue and every job: its name, its queue and its payload type, in one place (after
  * immich's `enum.ts` + `@OnJob`). Producers add jobs with `addJob`/`jobEntry` and processors take
  * them with `@OnJob`, both typed from `JobCatalog`, so a producer and its processor cannot drift
- * apart. Every payload carries the tenant (`shopId`): a processor rebuilds the scope from it.
+ * apart. Every tenant payload carries the tenant (`shopId`): a processor rebuilds the scope from it;
+ * the maintenance jobs (sweepers) are the system's own and carry nothing.
  */
 export const Queues = {
   Ingestion: 'ingestion',
   Recalculation: 'recalculation',
   Payouts: 'payouts',
+  Maintenance: 'maintenance',
 } as const;
 export type QueueName = (typeof Queues)[keyof typeof Queues];
 
 export const Jobs = {
-  /** One verified store-platform webhook (ingestion). */
+  /** Process one stored webhook delivery of the inbox (ingestion). */
   ShopifyWebhook: 'shopify-webhook',
   /** Recompute the figures of some line items (line-items). */
   Recalculate: 'recalculate',
@@ -25,22 +26,36 @@ export const Jobs = {
   RefreshSummaries: 'refresh-summaries',
   /** Run (or resume) one payout batch (payouts). */
   RunPayoutBatch: 'run-batch',
+  /** Re-enqueue webhook deliveries still `received` after the grace period (ingestion; repeatable). */
+  SweepDeliveries: 'sweep-deliveries',
+  /** Delete processed webhook deliveries past the retention period (ingestion; repeatable). */
+  PurgeDeliveries: 'purge-deliveries',
+  /** Resume payout batches whose run lease lapsed or whose job vanished (payouts; repeatable). */
+  SweepPayoutBatches: 'sweep-payout-batches',
+  /** Delete finished job records past the retention period (jobs; repeatable). */
+  PurgeJobRecords: 'purge-job-records',
 } as const;
 export type JobName = (typeof Jobs)[keyof typeof Jobs];
 
+/**
+ * A webhook delivery to process: the payload stays in MongoDB (`webhook_deliveries`), so a job lost
+ * with Redis loses nothing; the sweeper re-enqueues the delivery.
+ */
 export interface IngestionJobData {
   shopId: string;
-  shopDomain: string;
-  topic: WebhookTopic;
-  webhookId: string;
-  receivedAt: string;
-  payload: unknown;
+  deliveryId: string;
 }
 
 export interface RecalculateJobData {
   shopId: string;
   lineItemIds: string[];
+  /** The job resource (`GET /v1/jobs/{id}`) this part reports to, and which part it is. */
+  jobId?: string;
+  part?: number;
 }
+
+/** The sweepers' jobs: the system's own, not a tenant's. */
+export type MaintenanceJobData = Record<string, never>;
 
 export interface RefreshSummariesJobData {
   shopId: string;
@@ -58,6 +73,10 @@ export interface JobCatalog {
   [Jobs.Recalculate]: { queue: typeof Queues.Recalculation; data: RecalculateJobData };
   [Jobs.RefreshSummaries]: { queue: typeof Queues.Recalculation; data: RefreshSummariesJobData };
   [Jobs.RunPayoutBatch]: { queue: typeof Queues.Payouts; data: PayoutBatchJobData };
+  [Jobs.SweepDeliveries]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
+  [Jobs.PurgeDeliveries]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
+  [Jobs.SweepPayoutBatches]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
+  [Jobs.PurgeJobRecords]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
 }
 
 export type JobData<N extends JobName> = JobCatalog[N]['data'];
@@ -90,6 +109,26 @@ export function jobOperationId(queue: QueueName, jobId: string | number): string
   return `job:${queue}:${jobId}`;
 }
 
+/** One finished job handler run, for the job duration metric. */
+export interface JobRun {
+  queue: QueueName;
+  name: string;
+  seconds: number;
+  ok: boolean;
+}
+
+const jobRunListeners = new Set<(run: JobRun) => void>();
+
+/** Subscribes to every `@OnJob` handler run of this process; returns the unsubscribe function. */
+export function onJobRun(listener: (run: JobRun) => void): () => void {
+  jobRunListeners.add(listener);
+  return () => jobRunListeners.delete(listener);
+}
+
+function reportJobRun(run: JobRun): void {
+  for (const l of jobRunListeners) l(run);
+}
+
 /**
  * Marks a method of a `@Processor(queue)` class as the handler of one job of that queue; the
  * handler receives `Job<JobData<name>>` and runs in the job's operation context.
@@ -100,16 +139,26 @@ export function OnJob<Q extends QueueName>(spec: {
   concurrency?: number;
 }): MethodDecorator {
   const name: string = spec.name;
-  const process =
+  const register =
     spec.concurrency === undefined ? Process(name) : Process({ name, concurrency: spec.concurrency });
   return (target, key, descriptor) => {
     const handler = descriptor.value as unknown as (this: unknown, job: Job) => unknown;
-    const wrapped = function (this: unknown, job: Job) {
-      return OperationContexts.run({ id: jobOperationId(spec.queue, job.id), kind: 'job' }, () =>
-        handler.call(this, job),
-      );
+    const wrapped = async function (this: unknown, job: Job) {
+      const started = process.hrtime.bigint();
+      const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+      try {
+        const result = await OperationContexts.run(
+          { id: jobOperationId(spec.queue, job.id), kind: 'job' },
+          () => handler.call(this, job),
+        );
+        reportJobRun({ queue: spec.queue, name, seconds: seconds(), ok: true });
+        return result;
+      } catch (err) {
+        reportJobRun({ queue: spec.queue, name, seconds: seconds(), ok: false });
+        throw err;
+      }
     };
     descriptor.value = wrapped as unknown as typeof descriptor.value;
-    return process(target, key, descriptor);
+    return register(target, key, descriptor);
   };
 }

@@ -1,23 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
-import { appConfig } from '../config/configuration';
-import { EnvValidationError } from '../config/env.validation';
 import { Queues } from './jobs';
-
-/**
- * Whether this process registers queue processors (its role and QUEUE_PROCESSORS, through the
- * validated `app` namespace). Called while feature modules are imported: an invalid environment
- * answers false here and stops the process at bootstrap with its one-line message.
- */
-export function processorsEnabled(): boolean {
-  try {
-    return appConfig().queueProcessors;
-  } catch (err) {
-    if (err instanceof EnvValidationError) return false;
-    throw err;
-  }
-}
 
 /**
  * Resolves once every registered queue's Redis clients are ready. Closing a Bull queue before that
@@ -34,4 +18,49 @@ export async function queuesReady(app: INestApplicationContext): Promise<void> {
     }
   }
   await Promise.all(queues.map((q) => q.isReady()));
+}
+
+/**
+ * Makes `name` a repeatable job of `queue` every `everyMs` (idempotent across processes and
+ * restarts: Bull keys a repeatable by name and interval); a repeatable of the same name with
+ * another interval (a changed setting) is removed.
+ */
+export async function scheduleRepeatable(queue: Queue, name: string, everyMs: number): Promise<void> {
+  for (const r of await queue.getRepeatableJobs()) {
+    if (r.name === name && Number(r.every) !== everyMs) await queue.removeRepeatableByKey(r.key);
+  }
+  await queue.add(
+    name,
+    {},
+    { repeat: { every: everyMs }, jobId: name, removeOnComplete: true, removeOnFail: 50 },
+  );
+}
+
+/** Resolves once the queue's command client is connected to Redis (Bull's `isReady` does not wait for that). */
+export async function whenConnected(queue: Queue): Promise<void> {
+  await queue.isReady();
+  const client = queue.client;
+  if (client.status === 'ready') return;
+  await new Promise<void>((resolve) => client.once('ready', () => resolve()));
+}
+
+/**
+ * Keeps trying `schedule` (registering repeatable jobs) until it succeeds or `stopped()`: Redis
+ * may be down when a process starts, and the sweepers must not stay unscheduled.
+ */
+export async function keepTrying(
+  schedule: () => Promise<void>,
+  onError: (err: unknown) => void,
+  stopped: () => boolean,
+  everyMs = 5000,
+): Promise<void> {
+  while (!stopped()) {
+    try {
+      await schedule();
+      return;
+    } catch (err) {
+      onError(err);
+      await new Promise((r) => setTimeout(r, everyMs).unref());
+    }
+  }
 }

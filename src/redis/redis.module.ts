@@ -4,15 +4,37 @@ import { redisConfig, RedisConfig } from '../config/configuration';
 
 export const REDIS = Symbol('REDIS');
 
-/** One shared ioredis client for readiness checks and counters (rate limits); Bull keeps its own. */
+/**
+ * One shared ioredis client for readiness checks and counters (rate limits); Bull keeps its own.
+ * It fails a command at once while disconnected (no offline queue, one retry) instead of holding
+ * the request: the caller answers 503 within the request's time budget.
+ */
 @Global()
 @Module({
   providers: [
     {
       provide: REDIS,
       inject: [redisConfig.KEY],
-      useFactory: (cfg: RedisConfig) =>
-        new Redis(cfg.url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true }),
+      useFactory: async (cfg: RedisConfig) => {
+        const redis = new Redis(cfg.url, {
+          lazyConnect: false,
+          enableOfflineQueue: false,
+          maxRetriesPerRequest: 1,
+          connectTimeout: 2000,
+          retryStrategy: (times) => Math.min(times * 200, 2000),
+        });
+        redis.on('error', () => undefined); // reconnects by itself; failed commands answer 503
+        // Without an offline queue, a command before the first connection fails: start connected
+        // (or after 5 s without Redis, which readiness then reports).
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 5000);
+          redis.once('ready', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+        return redis;
+      },
     },
   ],
   exports: [REDIS],

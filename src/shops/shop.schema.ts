@@ -38,6 +38,13 @@ export class Shop {
   @Prop({ type: String, required: true })
   apiKeyHash!: string;
 
+  /**
+   * Bumped by every key rotation. Shop tokens carry the version they were minted from (`kv`) and
+   * are refused once it is no longer the shop's (absent: 0, a shop never rotated).
+   */
+  @Prop({ type: Number, default: 0 })
+  keyVersion!: number;
+
   /** Needed in clear to verify webhook HMACs. */
   @Prop({ type: String, required: true })
   webhookSecret!: string;

@@ -36,11 +36,23 @@ export class ShopsRepository {
     return id ? this.model.findOne({ _id: id }).lean<Shop>().exec() : Promise.resolve(null);
   }
 
+  /** A new key: its hash, and the next key version (tokens of the old key stop working). */
   async setApiKeyHash(domain: string, apiKeyHash: string): Promise<Shop | null> {
     return this.model
-      .findOneAndUpdate({ domain }, { $set: { apiKeyHash } }, { new: true })
+      .findOneAndUpdate({ domain }, { $set: { apiKeyHash }, $inc: { keyVersion: 1 } }, { new: true })
       .lean<Shop>()
       .exec();
+  }
+
+  /** The per-request check of a shop token: the shop's current key version (null: no such shop). */
+  async keyVersion(shopId: string): Promise<number | null> {
+    const id = toObjectId(shopId);
+    if (!id) return null;
+    const shop = await this.model
+      .findOne({ _id: id }, { keyVersion: 1 })
+      .lean<Pick<Shop, 'keyVersion'>>()
+      .exec();
+    return shop ? (shop.keyVersion ?? 0) : null;
   }
 
   async update(shopId: string, set: Record<string, unknown>): Promise<Shop | null> {

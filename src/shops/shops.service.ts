@@ -51,7 +51,7 @@ export class ShopsService {
     }
   }
 
-  /** Issues a new shop API key; the old one stops working at once (tokens already minted run out normally). */
+  /** Issues a new shop API key; the old key and every shop token minted from it stop working at once. */
   async rotateApiKey(domainInput: string): Promise<Omit<CreatedShop, 'webhookSecret'>> {
     const domain = normaliseDomain(domainInput);
     const apiKey = SHOP_API_KEY_PREFIX + randomBase62(40);
@@ -67,6 +67,13 @@ export class ShopsService {
     if (!shop || !sameDigest(shop.apiKeyHash, digest))
       throw new UnauthorizedError('Invalid API key or shop domain');
     return shop;
+  }
+
+  /** A shop token minted from key version `kv` is still good: the shop exists and has not rotated its key since. */
+  async assertKeyVersion(shopId: string, kv: number): Promise<void> {
+    const current = await this.shops.keyVersion(shopId);
+    if (current === null || current !== kv)
+      throw new UnauthorizedError('This shop token was minted from a rotated API key; authenticate again');
   }
 
   async getById(shopId: string): Promise<Shop> {

@@ -132,6 +132,7 @@ describe('POST /v1/lineitems/update (e2e)', () => {
       success: false,
       updated: 2,
       recalculateQueued: 2,
+      jobId: expect.any(String),
       results: [
         { lineItemId: o.lineItemIds[0], orderId: o.orderId, status: 'updated' },
         { lineItemId: o.lineItemIds[1], orderId: o.orderId, status: 'recalculate_queued' },
@@ -168,6 +169,7 @@ describe('POST /v1/lineitems/update (e2e)', () => {
       success: true,
       updated: 1,
       recalculateQueued: 0,
+      jobId: null,
       results: [{ lineItemId: o.lineItemIds[0], orderId: o.orderId, status: 'updated' }],
       errors: [],
     });
@@ -302,6 +304,7 @@ describe('POST /v1/lineitems/update (e2e)', () => {
         success: false,
         updated: 2,
         recalculateQueued: 0,
+        jobId: null,
         results: [
           { lineItemId: a.lineItemIds[0], orderId: a.orderId, status: 'updated' },
           { lineItemId: b.lineItemIds[0], orderId: b.orderId, status: 'updated' },
@@ -333,6 +336,7 @@ describe('POST /v1/lineitems/update (e2e)', () => {
         success: true,
         updated: 0,
         recalculateQueued: 1,
+        jobId: expect.any(String),
         results: [{ lineItemId: o.lineItemIds[0], orderId: o.orderId, status: 'recalculate_queued' }],
         errors: [],
       });
@@ -359,7 +363,14 @@ describe('POST /v1/lineitems/update (e2e)', () => {
 
     it('an unmatched SKU answers success with no results', async () => {
       const res = await update({ bySku: 'NO-SUCH-SKU', recalculate: true });
-      expect(res.body).toEqual({ success: true, updated: 0, recalculateQueued: 0, results: [], errors: [] });
+      expect(res.body).toEqual({
+        success: true,
+        updated: 0,
+        recalculateQueued: 0,
+        jobId: null,
+        results: [],
+        errors: [],
+      });
     });
   });
 
@@ -373,6 +384,7 @@ describe('POST /v1/lineitems/update (e2e)', () => {
       success: false,
       updated: 0,
       recalculateQueued: 0,
+      jobId: null,
       results: [],
       errors: [{ lineItemId: o.lineItemIds[0], orderId: o.orderId, error: 'Line item not found' }],
     });

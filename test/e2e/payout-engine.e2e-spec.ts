@@ -10,6 +10,7 @@ import { LineItemsRepository } from '../../src/line-items/line-items.repository'
 import { PayoutBatch } from '../../src/payouts/payout-batch.schema';
 import { BatchTotals, PayoutBatchesRepository } from '../../src/payouts/payout-batches.repository';
 import { PayoutEngineOptions } from '../../src/payouts/payout-engine.options';
+import { PAYOUT_JOB_ATTEMPTS } from '../../src/payouts/payout-engine.service';
 import { startApp, TestApp } from '../support/app';
 import { createMerchantKey, createShop, TestShop } from '../support/factory';
 import { createVendor, seedOrder } from '../support/payout-fixtures';
@@ -356,9 +357,9 @@ describe('payout engine (e2e)', () => {
       );
       crashes.plan = { point: 'complete', times: 99 };
       const res = await trigger(shop, { vendorId: v._id, until: ymd(day(0)) });
-      const failed = await settled(shop, res.batchIds[0], 30_000);
+      const failed = await settled(shop, res.batchIds[0], 45_000);
       expect(failed.status).toBe('failed');
-      expect(failed.runs).toBe(3);
+      expect(failed.runs).toBe(PAYOUT_JOB_ATTEMPTS);
       expect(failed.lastError).toMatch(/errorId/);
       expect(failed.lastError).not.toMatch(/injected/);
       // everything was marked before the failure point, once
@@ -375,7 +376,7 @@ describe('payout engine (e2e)', () => {
       const done = await settled(shop, res.batchIds[0]);
       expect(done).toMatchObject({
         status: 'completed',
-        runs: 4,
+        runs: PAYOUT_JOB_ATTEMPTS + 1,
         lineItemCount: 3,
         lineItemTotal: 60,
         adjustmentCount: 1,

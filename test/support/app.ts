@@ -24,7 +24,7 @@ export async function startApp(
   customise?: (builder: TestingModuleBuilder) => TestingModuleBuilder,
 ): Promise<TestApp> {
   const clock = new TestClock();
-  let builder = Test.createTestingModule({ imports: [AppModule] })
+  let builder = Test.createTestingModule({ imports: [AppModule.forRole('api')] })
     .overrideProvider(Clock)
     .useValue(clock);
   if (customise) builder = customise(builder);

@@ -52,8 +52,3 @@ export async function measured(
         .join('; '),
   };
 }
-
-/** The database cost of the queue job with this operation id (see `jobOperationId`). */
-export function jobCost(t: TestApp, operationId: string): OperationCost {
-  return t.app.get(CommandObserver).costOf(operationId);
-}

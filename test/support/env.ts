@@ -5,3 +5,5 @@ process.env.REDIS_URL ??= 'redis://127.0.0.1:6379';
 process.env.QUEUE_PREFIX ??= 'mp-test';
 process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
 process.env.DB_COMMAND_CAPTURE ??= 'true';
+// Each test app's ops listener (metrics, health) on a free port: files run in parallel.
+process.env.METRICS_PORT ??= '0';

@@ -1,9 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { createHmac, randomUUID } from 'node:crypto';
-import { getQueueToken } from '@nestjs/bull';
-import type { Queue } from 'bull';
-import { ingestionJobId } from '../../src/ingestion/ingestion.service';
-import { Queues } from '../../src/queues/jobs';
+import { shopScope } from '../../src/common/tenancy';
+import { WebhookDeliveriesRepository } from '../../src/ingestion/webhook-deliveries.repository';
 import type { TestApp } from './app';
 import type { ApiResponse } from './http';
 
@@ -297,8 +295,8 @@ export async function sendWebhook(
 }
 
 /**
- * Waits until the queued processing of these webhooks has finished (whichever test app's worker
- * picked them up); rejects when a job failed for good or the time runs out.
+ * Waits until the stored deliveries of these webhooks are processed (whichever test app's worker
+ * picked them up), reading the inbox; rejects when one failed or the time runs out.
  */
 export async function waitForWebhooks(
   t: TestApp,
@@ -306,21 +304,17 @@ export async function waitForWebhooks(
   webhookIds: string[],
   timeoutMs = 20000,
 ): Promise<void> {
-  const queue = t.app.get<Queue>(getQueueToken(Queues.Ingestion), { strict: false });
+  const deliveries = t.app.get(WebhookDeliveriesRepository, { strict: false });
+  const scope = shopScope(shop.shopId);
   const deadline = Date.now() + timeoutMs;
   for (const id of webhookIds) {
-    const job = await queue.getJob(ingestionJobId(shop.shopId, id));
-    if (!job) continue; // completed and already removed
-    const left = deadline - Date.now();
-    await Promise.race([
-      job.finished(),
-      new Promise((_, reject) =>
-        setTimeout(
-          () => reject(new Error(`webhook ${id} not processed within ${timeoutMs} ms`)),
-          Math.max(left, 1),
-        ),
-      ),
-    ]);
+    for (;;) {
+      const d = await deliveries.findByWebhookId(scope, id);
+      if (d?.state === 'processed') break;
+      if (d?.state === 'failed') throw new Error(`webhook ${id} failed: ${d.lastError}`);
+      if (Date.now() > deadline) throw new Error(`webhook ${id} not processed within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 }
 

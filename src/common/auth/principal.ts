@@ -11,4 +11,6 @@ export interface Principal {
   userId?: string;
   /** Merchant tokens: the merchant key the token was minted from. */
   keyId?: string;
+  /** Shop tokens: the version of the shop API key the token was minted from (`kv`). */
+  keyVersion?: number;
 }

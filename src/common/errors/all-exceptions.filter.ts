@@ -19,7 +19,7 @@ export function sendError(
   exception: unknown,
   req: FastifyRequest,
   reply: FastifyReply,
-  logger: Pick<Logger, 'error'>,
+  logger: Pick<Logger, 'error' | 'warn'>,
 ): void {
   const res = toErrorResponse(exception, req.url);
   if (res.status < 500) {
@@ -31,16 +31,15 @@ export function sendError(
     );
   } else if (res.errorId) {
     const err = exception as Error;
-    logger.error(
-      {
-        errorId: res.errorId,
-        reqId: req.id,
-        method: req.method,
-        url: req.url,
-        err: { name: err?.name, message: err?.message, stack: err?.stack },
-      },
-      `Unhandled error ${res.errorId}`,
-    );
+    const facts = {
+      errorId: res.errorId,
+      reqId: req.id,
+      method: req.method,
+      url: req.url,
+      err: { name: err?.name, message: err?.message, stack: res.unavailable ? undefined : err?.stack },
+    };
+    if (res.unavailable) logger.warn(facts, `Service unavailable ${res.errorId}: ${err?.message}`);
+    else logger.error(facts, `Unhandled error ${res.errorId}`);
   }
   if (reply.sent) return;
   void reply.status(res.status).headers(res.headers).send(res.body);

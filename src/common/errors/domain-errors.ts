@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
+  | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL_SERVER_ERROR';
 
 /**
@@ -76,6 +77,21 @@ export class RateLimitedError extends DomainError {
   constructor(retryAfterSeconds: number, message = 'Too many attempts; try again later') {
     super(429, 'RATE_LIMITED', message, { retryAfterSeconds }, undefined, {
       'retry-after': String(retryAfterSeconds),
+    });
+  }
+}
+
+/** Seconds a client should wait before retrying when a backing service is unreachable. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * MongoDB or Redis cannot be reached (or did not answer in time): a 503 with Retry-After, so
+ * callers (and the store platform) retry instead of giving up. Logged with an errorId like any 5xx.
+ */
+export class ServiceUnavailableError extends DomainError {
+  constructor(message = 'The service is temporarily unavailable; retry shortly') {
+    super(503, 'SERVICE_UNAVAILABLE', message, undefined, undefined, {
+      'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
     });
   }
 }

@@ -1,6 +1,8 @@
 import { NotFoundException } from '@nestjs/common';
 import { ConflictError, RateLimitedError, ValidationError } from './domain-errors';
+import { TimeoutError } from '../async/timeout';
 import { generationOf, toErrorResponse } from './error-response';
+import { isServiceUnavailable } from './unavailable';
 
 describe('generationOf', () => {
   it.each([
@@ -106,5 +108,52 @@ describe('toErrorResponse', () => {
     expect(toErrorResponse(unique, '/v2/vendors/1').status).toBe(409);
     const other = Object.assign(new Error('something else'), { name: 'MongoServerError', code: 1 });
     expect(toErrorResponse(other, '/v2/vendors/1').status).toBe(500);
+  });
+});
+
+describe('unreachable MongoDB or Redis → 503 with Retry-After', () => {
+  const named = (name: string, message = 'x') => Object.assign(new Error(message), { name });
+  it.each([
+    [
+      'the driver cannot select a server',
+      named('MongoServerSelectionError', 'connect ECONNREFUSED 127.0.0.1:27017'),
+    ],
+    ['mongoose cannot select a server', named('MongooseServerSelectionError')],
+    [
+      'the connection dropped mid-command',
+      named('MongoNetworkError', 'connection 3 to 127.0.0.1:27017 closed'),
+    ],
+    ['the pool was cleared', named('MongoPoolClearedError')],
+    [
+      'ioredis without an offline queue',
+      new Error("Stream isn't writeable and enableOfflineQueue options is false"),
+    ],
+    ['ioredis lost the connection', new Error('Connection is closed.')],
+    [
+      'ioredis gave up retrying',
+      named('MaxRetriesPerRequestError', 'Reached the max retries per request limit'),
+    ],
+    ['our own timeout on Redis', new TimeoutError('the ingestion queue (Redis)', 1500)],
+    [
+      'a wrapped refused connection',
+      Object.assign(new Error('wrapped'), { cause: { code: 'ECONNREFUSED' } }),
+    ],
+  ])('%s', (_name, err) => {
+    expect(isServiceUnavailable(err)).toBe(true);
+    const v1 = toErrorResponse(err, '/v1/vendors');
+    expect(v1).toMatchObject({ status: 503, headers: { 'retry-after': '5' }, unavailable: true });
+    expect(v1.body).toEqual({ error: expect.any(String), errorId: v1.errorId });
+    const v2 = toErrorResponse(err, '/v2/vendors');
+    expect(v2.body).toEqual({
+      success: false,
+      error: { message: expect.any(String), code: 'SERVICE_UNAVAILABLE', errorId: v2.errorId },
+    });
+    expect(JSON.stringify(v2.body)).not.toContain('127.0.0.1');
+  });
+
+  it('other errors stay 500 (or their own status)', () => {
+    expect(isServiceUnavailable(new Error('boom'))).toBe(false);
+    expect(isServiceUnavailable(named('MongoServerError', 'E11000 duplicate key'))).toBe(false);
+    expect(toErrorResponse(new Error('boom'), '/v1/vendors').status).toBe(500);
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { HttpException } from '@nestjs/common';
-import { DomainError, ErrorCode } from './domain-errors';
+import { DomainError, ErrorCode, ServiceUnavailableError } from './domain-errors';
+import { isServiceUnavailable } from './unavailable';
 import { isDuplicateKeyError } from '../../database/duplicate-key';
 
 export type ApiGeneration = 'v1' | 'v2';
@@ -11,6 +12,8 @@ export interface ErrorResponse {
   headers: Record<string, string>;
   /** Set for 5xx: the correlation id that is logged together with the cause. */
   errorId?: string;
+  /** A backing service is unreachable (503): logged as a warning, not an error. */
+  unavailable?: boolean;
 }
 
 const V2_PREFIXES = ['/v2/', '/v2?', '/authenticate', '/refresh-token', '/orders'];
@@ -104,6 +107,7 @@ function classify(err: unknown): Classified | undefined {
 /** The one mapping from any thrown value to the HTTP answer, shared by the Nest filter and Fastify's error handler. */
 export function toErrorResponse(err: unknown, url: string): ErrorResponse {
   const generation = generationOf(url);
+  if (isServiceUnavailable(err) && !(err instanceof DomainError)) err = new ServiceUnavailableError();
   const known = classify(err);
   if (!known) {
     const errorId = randomUUID();
@@ -114,16 +118,24 @@ export function toErrorResponse(err: unknown, url: string): ErrorResponse {
         : { success: false, error: { message, code: 'INTERNAL_SERVER_ERROR', errorId } };
     return { status: 500, body, headers: {}, errorId };
   }
+  // A 5xx the code chose (503) carries an errorId like any 5xx, and never details.
+  const errorId = known.status >= 500 ? randomUUID() : undefined;
   const body =
     generation === 'v1'
-      ? { error: known.message, ...(known.extra ?? {}) }
+      ? { error: known.message, ...(known.extra ?? {}), ...(errorId ? { errorId } : {}) }
       : {
           success: false,
           error: {
             message: known.message,
             code: known.code,
-            ...(known.details ? { details: known.details } : {}),
+            ...(known.details && !errorId ? { details: known.details } : {}),
+            ...(errorId ? { errorId } : {}),
           },
         };
-  return { status: known.status, body, headers: known.headers ?? {} };
+  return {
+    status: known.status,
+    body,
+    headers: known.headers ?? {},
+    ...(errorId ? { errorId, unavailable: known.status === 503 } : {}),
+  };
 }

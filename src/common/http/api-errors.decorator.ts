@@ -3,7 +3,7 @@ import { ApiResponse } from '@nestjs/swagger';
 import { V1ErrorDto, V2ErrorDto } from './error.dto';
 
 const DESCRIPTIONS: Record<number, string> = {
-  400: 'Malformed JSON body',
+  400: 'Malformed JSON body, or JSON / query parameters nested deeper than 32 levels',
   401: 'Missing, malformed, expired or revoked credential',
   403: 'Credential of the wrong kind for this endpoint',
   404: 'Unknown id, or an id of another shop or vendor',
@@ -11,6 +11,7 @@ const DESCRIPTIONS: Record<number, string> = {
   413: 'Body larger than 1 MB',
   422: 'Validation failed; nothing was changed',
   429: 'Too many attempts; see Retry-After',
+  503: 'MongoDB or Redis is unreachable; retry after Retry-After seconds',
 };
 
 /** Documents the listed error statuses in the v1 `{error}` shape. */

@@ -26,6 +26,7 @@ export class V2ErrorBodyDto {
       'PAYLOAD_TOO_LARGE',
       'UNSUPPORTED_MEDIA_TYPE',
       'RATE_LIMITED',
+      'SERVICE_UNAVAILABLE',
       'INTERNAL_SERVER_ERROR',
     ],
   })

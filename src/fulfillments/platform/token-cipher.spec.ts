@@ -4,7 +4,7 @@ const KEY = 'a'.repeat(64);
 const make = (encryptionKey: string | undefined, nodeEnv: 'production' | 'test' = 'test') =>
   new TokenCipher(
     { encryptionKey, shopifyApiBaseUrl: undefined },
-    { jwtSecret: 'x'.repeat(40), cursorKey: Buffer.alloc(32), usingDevSecret: false },
+    { jwtSecret: 'x'.repeat(40), cursorKey: Buffer.alloc(32), generatedSecretFile: null },
     { nodeEnv } as never,
   );
 

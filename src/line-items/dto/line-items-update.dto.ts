@@ -220,6 +220,14 @@ export class UpdateLineItemsResponseDto {
   updated!: number;
   @ApiProperty({ description: 'Entries whose recalculation was queued', example: 1 })
   recalculateQueued!: number;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'The queued recalculation as a job resource: follow it at `GET /v1/jobs/{jobId}`; null when nothing was queued',
+    example: '6743b1c2d3e4f5a6b7c8d9e0',
+  })
+  jobId!: string | null;
   @ApiProperty({ type: [LineItemUpdateResultDto] })
   results!: LineItemUpdateResultDto[];
   @ApiProperty({

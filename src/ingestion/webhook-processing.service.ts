@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { ShopScope } from '../common/tenancy';
+import { OrderIngestionService } from '../line-items/order-ingestion.service';
+import { PlatformFulfillmentsService } from '../line-items/platform-fulfillments.service';
+import { OrdersRepository } from '../orders/orders.repository';
+import { ProductsService } from '../products/products.service';
+import { parseDeletedProductId, parseFulfillment, parseOrder, parseProduct } from './shopify-payloads';
+
+/**
+ * What one store-platform webhook does to the shop's data (DESIGN §7): the queued work behind the
+ * inbox. Idempotent: a replay, or an older version arriving late (`updated_at`), leaves the same
+ * data. Throws to retry; a `PayloadError` can never succeed.
+ */
+@Injectable()
+export class WebhookProcessingService {
+  constructor(
+    private readonly orders: OrdersRepository,
+    private readonly orderIngestion: OrderIngestionService,
+    private readonly platformFulfillments: PlatformFulfillmentsService,
+    private readonly products: ProductsService,
+  ) {}
+
+  async apply(scope: ShopScope, topic: string, payload: unknown, receivedAt: Date): Promise<string> {
+    switch (topic) {
+      case 'orders/create':
+      case 'orders/updated':
+      case 'orders/paid':
+      case 'orders/cancelled':
+        return this.processOrder(scope, payload);
+      case 'products/create':
+      case 'products/update':
+        return this.products.ingest(scope, parseProduct(payload));
+      case 'products/delete':
+        await this.products.remove(scope, parseDeletedProductId(payload), receivedAt);
+        return 'deleted';
+      case 'fulfillments/create':
+      case 'fulfillments/update': {
+        const n = await this.platformFulfillments.apply(scope, parseFulfillment(payload));
+        return `fulfilled ${n} line item(s)`;
+      }
+      default:
+        return 'ignored';
+    }
+  }
+
+  /**
+   * A new order takes the insert-only path (no reads of existing data); a known order is replaced
+   * unless the stored version is newer, then its line items are recomputed.
+   */
+  private async processOrder(scope: ShopScope, payload: unknown): Promise<string> {
+    const order = parseOrder(payload);
+    const version = {
+      orderId: order.orderId,
+      orderNumber: order.orderNumber,
+      orderName: order.orderName,
+      platformCreatedAt: order.createdAt,
+      platformUpdatedAt: order.updatedAt,
+      raw: payload as Record<string, unknown>,
+    };
+    if (await this.orders.insertNew(scope, version)) {
+      await this.orderIngestion.ingestOrder(scope, order, true);
+      return 'created';
+    }
+    if (!(await this.orders.replaceUnlessNewer(scope, version))) return 'stale';
+    await this.orderIngestion.ingestOrder(scope, order, false);
+    return 'updated';
+  }
+}

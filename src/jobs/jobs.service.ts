@@ -1,0 +1,73 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Types } from 'mongoose';
+import { Clock } from '../common/clock/clock';
+import { NotFoundError } from '../common/errors';
+import type { ShopScope } from '../common/tenancy';
+import { JobDto } from './dto/job.dto';
+import { JobRecord, JobType } from './job.schema';
+import { jobsConfig, JobsConfig } from '../config/configuration';
+import { JobsRepository, SystemJobsRepository } from './jobs.repository';
+
+export function toJobResponse(j: JobRecord): JobDto {
+  return {
+    id: String(j._id),
+    type: j.type,
+    state: j.state,
+    total: j.total,
+    done: j.done,
+    failed: j.failed,
+    errors: j.errorMessages ?? [],
+    createdAt: j.createdAt.toISOString(),
+    finishedAt: j.finishedAt ? j.finishedAt.toISOString() : null,
+  };
+}
+
+/** Job resources: created by the service that queues the work, advanced by its parts. */
+@Injectable()
+export class JobsService {
+  constructor(
+    private readonly jobs: JobsRepository,
+    private readonly system: SystemJobsRepository,
+    private readonly clock: Clock,
+    @Inject(jobsConfig.KEY) private readonly cfg: JobsConfig,
+  ) {}
+
+  /** Retention: deletes job records finished longer ago than the retention period. */
+  purgeFinished(): Promise<number> {
+    return this.system.purgeFinished(new Date(this.clock.now().getTime() - this.cfg.retentionMs));
+  }
+
+  async create(scope: ShopScope, type: JobType, total: number, parts: number): Promise<string> {
+    return String((await this.jobs.create(scope, { type, total, parts }))._id);
+  }
+
+  async get(scope: ShopScope, id: string): Promise<JobDto> {
+    const job = await this.jobs.findById(scope, id);
+    if (!job) throw new NotFoundError('Job');
+    return toJobResponse(job);
+  }
+
+  async partStarted(scope: ShopScope, id: string): Promise<void> {
+    await this.jobs.markStarted(scope, new Types.ObjectId(id), this.clock.now());
+  }
+
+  /** One part's outcome; the part that completes the set settles the job. */
+  async partFinished(
+    scope: ShopScope,
+    id: string,
+    part: number,
+    outcome: { done: number; failed: number; error?: string },
+  ): Promise<void> {
+    const _id = new Types.ObjectId(id);
+    const job = await this.jobs.recordPart(scope, _id, part, outcome);
+    if (!job || job.state === 'completed' || job.state === 'failed') return;
+    if (job.finishedParts.length >= job.parts) {
+      await this.jobs.settle(scope, _id, job.failed > 0 ? 'failed' : 'completed', this.clock.now());
+    }
+  }
+
+  /** The work could not even be queued: the job fails at once. */
+  async failToQueue(scope: ShopScope, id: string, error: string): Promise<void> {
+    await this.jobs.settle(scope, new Types.ObjectId(id), 'failed', this.clock.now(), error);
+  }
+}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
+import { systemQuery } from '../common/tenancy';
+import { PayoutBatch } from './payout-batch.schema';
+
+/**
+ * The payout sweeper's cross-shop read (the only opt-out of the tenant guard for payout batches,
+ * served by `{status, updatedAt}`): batches that should be moving and have not been touched for a
+ * while. Each one is then handled in its own shop's scope.
+ */
+@Injectable()
+export class SystemPayoutBatchesRepository {
+  constructor(@InjectModel(PayoutBatch.name) private readonly model: Model<PayoutBatch>) {}
+
+  /**
+   * `running` batches not written since `runningBefore` (a live run's heartbeat writes every third
+   * of the lease) and `queued` ones not written since `queuedBefore`.
+   */
+  async stalled(runningBefore: Date, queuedBefore: Date, limit: number): Promise<PayoutBatch[]> {
+    const [running, queued] = await Promise.all(
+      (
+        [
+          ['running', runningBefore],
+          ['queued', queuedBefore],
+        ] as const
+      ).map(([status, before]) =>
+        this.model
+          .find({ status, updatedAt: { $lt: before } })
+          .sort({ updatedAt: 1 })
+          .limit(limit)
+          .setOptions(systemQuery(`payout sweeper: ${status} batches to resume`))
+          .lean<PayoutBatch[]>()
+          .exec(),
+      ),
+    );
+    return [...running, ...queued];
+  }
+}

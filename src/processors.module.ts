@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { IngestionModule } from './ingestion/ingestion.module';
+import { InboxMaintenanceProcessor } from './ingestion/inbox-maintenance.processor';
+import { IngestionProcessor } from './ingestion/ingestion.processor';
+import { JobsMaintenanceProcessor } from './jobs/jobs-maintenance.processor';
+import { JobsModule } from './jobs/jobs.module';
+import { LineItemsModule } from './line-items/line-items.module';
+import { RecalculationProcessor } from './line-items/recalculation.processor';
+import { PayoutMaintenanceProcessor } from './payouts/payout-maintenance.processor';
+import { PayoutsModule } from './payouts/payouts.module';
+import { PayoutsProcessor } from './payouts/payouts.processor';
+
+/**
+ * Every queue processor and sweeper (each class lives in its feature folder and calls that
+ * feature's services). Included by `AppModule.forRole` only in a process that runs processors:
+ * the worker, the API unless QUEUE_PROCESSORS=false, the CLI only with QUEUE_PROCESSORS=true.
+ */
+@Module({
+  imports: [IngestionModule, LineItemsModule, PayoutsModule, JobsModule],
+  providers: [
+    IngestionProcessor,
+    InboxMaintenanceProcessor,
+    RecalculationProcessor,
+    PayoutsProcessor,
+    PayoutMaintenanceProcessor,
+    JobsMaintenanceProcessor,
+  ],
+})
+export class ProcessorsModule {}

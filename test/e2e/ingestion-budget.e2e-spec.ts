@@ -1,0 +1,53 @@
+import { appConfig, databaseConfig } from '../../src/config/configuration';
+import { CommandObserver } from '../../src/database/command-observer';
+import { jobOperationId, Queues } from '../../src/queues/jobs';
+import { startApp, TestApp } from '../support/app';
+import { createVendor } from '../support/catalog';
+import { createShop, TestShop } from '../support/factory';
+import { sendWebhook, shopifyOrder, waitForWebhooks } from '../support/webhooks';
+
+describe('ingestion round trips (e2e)', () => {
+  let t: TestApp;
+  let shop: TestShop;
+  let observer: CommandObserver;
+
+  beforeAll(async () => {
+    // Commands observed per job, and queues of its own so this app processes its deliveries.
+    const db = { ...databaseConfig(), captureCommands: true };
+    const app = { ...appConfig(), queuePrefix: `budget-${process.pid}-${Date.now()}` };
+    t = await startApp((b) =>
+      b.overrideProvider(databaseConfig.KEY).useValue(db).overrideProvider(appConfig.KEY).useValue(app),
+    );
+    observer = t.app.get(CommandObserver);
+    shop = await createShop(t, 'budget');
+    await createVendor(t, shop, 'Budget Vendor', { commissionType: 'percentage', commissionAmount: 10 });
+  });
+  afterAll(() => t.close());
+
+  /** The database commands of one delivery's job: the inbox's bookkeeping, and the rest (the order). */
+  async function ingest(lines: number) {
+    const order = shopifyOrder({
+      financialStatus: 'paid',
+      lineItems: Array.from({ length: lines }, (_, i) => ({
+        sku: `B-${i}`,
+        vendor: 'budget vendor',
+        price: '10.00',
+        quantity: 1,
+      })),
+    });
+    const res = await sendWebhook(t, shop, 'orders/create', order);
+    await waitForWebhooks(t, shop, [res.webhookId]);
+    const cost = observer.costOf(jobOperationId(Queues.Ingestion, res.body.deliveryId));
+    const inbox = cost.phases.inbox?.commands ?? 0;
+    return { order: cost.commands - inbox, inbox, log: cost.log };
+  }
+
+  it('an order of N lines costs at most 6 commands whatever N; the inbox adds its claim and its mark', async () => {
+    const one = await ingest(1);
+    const many = await ingest(40);
+    expect(one.order).toBeLessThanOrEqual(6);
+    expect(many.order).toBe(one.order);
+    expect(one.inbox).toBe(2);
+    expect(many.inbox).toBe(2);
+  });
+});
