@@ -18,6 +18,9 @@ import {
   PayableLineItem,
   PayoutRowFilter,
   PayoutRowSource,
+  REPORT_ROW_PROJECTION,
+  ReportRowSource,
+  ReportSums,
 } from './line-item-views';
 
 const NEWEST_ORDER_FIRST = { orderCreatedAt: -1, _id: -1 } as const;
@@ -145,6 +148,66 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
       orderCreatedAt: filter.orderCreatedAt,
     };
     return this.offsetPage(scope, where, NEWEST_ORDER_FIRST, page, PAYOUT_ROW_PROJECTION);
+  }
+
+  /**
+   * GET /v1/report/{vendorId}: one page of the vendor's line items in the order-date range, newest
+   * first, and the sums over the whole range (one `$match` + `$group $sum`, which also counts).
+   * The other keys of the payout rows' index are sent as `$in` over every value, so that index
+   * serves the report too.
+   */
+  async vendorReport(
+    scope: ShopScope,
+    vendorId: Types.ObjectId,
+    orderCreatedAt: { $gte?: Date; $lte?: Date } | undefined,
+    page: { offset: number; limit: number },
+  ): Promise<{ items: ReportRowSource[]; sums: ReportSums }> {
+    const where = this.scoped(scope, {
+      inPayouts: { $in: [true, false] },
+      vendorId,
+      payoutStatus: { $in: PAYOUT_STATUSES },
+      fulfillmentStatus: { $in: FULFILLMENT_STATUSES },
+      orderCreatedAt,
+    });
+    const sum = (field: string) => ({ $sum: `$${field}` });
+    const [items, groups] = await Promise.all([
+      this.model
+        .find(where, REPORT_ROW_PROJECTION)
+        .sort(NEWEST_ORDER_FIRST)
+        .skip(page.offset)
+        .limit(page.limit)
+        .lean<ReportRowSource[]>()
+        .exec(),
+      this.model
+        .aggregate<ReportSums>([
+          { $match: where },
+          {
+            $group: {
+              _id: null,
+              count: { $sum: 1 },
+              sales: sum('sales'),
+              salesAfterDiscount: sum('salesAfterDiscount'),
+              commission: sum('commission'),
+              deduction: sum('deduction'),
+              payout: sum('payout'),
+              paid: sum('paid'),
+              balance: sum('balance'),
+            },
+          },
+        ])
+        .exec(),
+    ]);
+    const none = {
+      count: 0,
+      sales: 0,
+      salesAfterDiscount: 0,
+      commission: 0,
+      deduction: 0,
+      payout: 0,
+      paid: 0,
+      balance: 0,
+    };
+    return { items, sums: groups[0] ?? none };
   }
 
   /** The vendor's payable line items up to the cut-off (one read). */

@@ -57,6 +57,16 @@ export class UsersRepository extends TenantRepository<User> {
       .exec();
   }
 
+  /** The users of several vendors in one read (a page of vendors with their users). */
+  listByVendors(scope: ShopScope, vendorIds: Types.ObjectId[]): Promise<UserRecord[]> {
+    if (vendorIds.length === 0) return Promise.resolve([]);
+    return this.model
+      .find(this.scoped(scope, { vendorId: { $in: vendorIds } }))
+      .sort({ createdAt: -1, _id: -1 })
+      .lean<UserRecord[]>()
+      .exec();
+  }
+
   page(
     scope: ShopScope,
     window: CursorWindow,

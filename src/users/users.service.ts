@@ -118,6 +118,14 @@ export class UsersService {
     return this.withVendorName(scope, await this.get(scope, id));
   }
 
+  /** The users of each of these vendors (by vendor id), in one read. */
+  async listForVendors(scope: ShopScope, vendorIds: Types.ObjectId[]): Promise<Map<string, UserDto[]>> {
+    const byVendor = new Map<string, UserDto[]>(vendorIds.map((id) => [String(id), []]));
+    for (const u of await this.users.listByVendors(scope, vendorIds))
+      byVendor.get(String(u.vendorId))?.push(toUserResponse(u));
+    return byVendor;
+  }
+
   async listForVendor(scope: ShopScope, vendorId: Types.ObjectId): Promise<UserDto[]> {
     return (await this.users.listByVendor(scope, vendorId)).map(toUserResponse);
   }

@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
 import type { ShopScope } from '../common/tenancy';
 import { UsersService } from '../users/users.service';
-import { PatchVendorDto } from './dto/vendor.dto';
-import { VendorDto, VendorReadDto } from './dto/vendor-response.dto';
+import { nextOffset } from '../common/pagination';
+import { PatchVendorDto, VendorV1ListQueryDto } from './dto/vendor.dto';
+import { VendorDto, VendorListDto, VendorReadDto } from './dto/vendor-response.dto';
 import { toVendorWithUsers } from './vendor.mapper';
 import { VendorsService } from './vendors.service';
 
@@ -20,6 +21,24 @@ export class VendorUsersService {
     const vendor = await this.vendors.getRecord(scope, vendorId);
     const users = withUsers ? await this.users.listForVendor(scope, vendor._id) : undefined;
     return { vendor: [toVendorWithUsers(vendor, users)] };
+  }
+
+  /** GET /v1/vendors: a page by name, each vendor with its users when asked (one more read for the page). */
+  async list(scope: ShopScope, q: VendorV1ListQueryDto): Promise<VendorListDto> {
+    const active = q.active === undefined ? undefined : q.active === 'true';
+    const { total, items } = await this.vendors.listPage(scope, { active }, q);
+    const users =
+      q.users === 'true'
+        ? await this.users.listForVendors(
+            scope,
+            items.map((v) => v._id),
+          )
+        : null;
+    return {
+      total,
+      nextOffset: nextOffset(q, total),
+      vendors: items.map((v) => toVendorWithUsers(v, users ? (users.get(String(v._id)) ?? []) : undefined)),
+    };
   }
 
   /**

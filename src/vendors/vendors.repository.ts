@@ -87,6 +87,20 @@ export class VendorsRepository extends TenantRepository<Vendor> {
       .exec();
   }
 
+  /** GET /v1/vendors: one page by name (unique per shop, so the order is stable), plus the total. */
+  listPage(
+    scope: ShopScope,
+    filter: { active?: boolean },
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; items: Vendor[] }> {
+    return this.offsetPage<Vendor>(
+      scope,
+      { active: valueOrAny(filter.active, [true, false]) },
+      { vendorName: 1 },
+      page,
+    );
+  }
+
   page(scope: ShopScope, window: CursorWindow, filter: { active?: boolean }): Promise<CursorRows<Vendor>> {
     return this.cursorPage(scope, { active: valueOrAny(filter.active, [true, false]) }, window);
   }

@@ -112,6 +112,15 @@ export class VendorsService implements UserVendors {
     };
   }
 
+  /** GET /v1/vendors: a page of the shop's vendor records (by name). */
+  async listPage(
+    scope: ShopScope,
+    filter: { active?: boolean },
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; items: Vendor[] }> {
+    return this.vendors.listPage(scope, filter, page);
+  }
+
   async listActiveCommissions(scope: ShopScope): Promise<ActiveVendorCommission[]> {
     return (await this.vendors.listActive(scope)).map((v) => ({
       vendorId: String(v._id),

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Scope, V1Auth } from '../common/auth/auth.decorators';
 import { ApiV1Errors } from '../common/http/api-errors.decorator';
@@ -10,8 +10,9 @@ import {
   UpdateVendorDto,
   VendorAddressDto,
   VendorReadQueryDto,
+  VendorV1ListQueryDto,
 } from './dto/vendor.dto';
-import { VendorMessageDto, VendorReadDto } from './dto/vendor-response.dto';
+import { VendorListDto, VendorMessageDto, VendorProfileDto, VendorReadDto } from './dto/vendor-response.dto';
 import { ProfileEntriesPipe } from './profile-entries.pipe';
 import { VendorUsersService } from './vendor-users.service';
 import { VendorsService } from './vendors.service';
@@ -39,6 +40,19 @@ export class VendorsV1Controller {
     return { message: 'Vendor created', vendor: await this.vendors.create(scope, body) };
   }
 
+  @Get()
+  @ApiOperation({
+    summary: 'Every vendor of the shop, by name (offset paging)',
+    description:
+      "`users=true` adds each vendor's portal users (never a password); `active` keeps only active or only " +
+      'deactivated vendors.',
+  })
+  @ApiOkResponse({ type: VendorListDto })
+  @ApiV1Errors(422)
+  list(@Scope() scope: ShopScope, @Query() query: VendorV1ListQueryDto): Promise<VendorListDto> {
+    return this.vendorUsers.list(scope, query);
+  }
+
   @Get(':vendorId')
   @ApiOperation({ summary: 'One vendor with its profile (and its users with users=true)' })
   @ApiParam(VENDOR_ID)
@@ -50,6 +64,31 @@ export class VendorsV1Controller {
     @Query() query: VendorReadQueryDto,
   ): Promise<VendorReadDto> {
     return this.vendorUsers.read(scope, vendorId, query.users === 'true');
+  }
+
+  @Get(':vendorId/profile')
+  @ApiOperation({ summary: "A vendor's profile entries" })
+  @ApiParam(VENDOR_ID)
+  @ApiOkResponse({ type: VendorProfileDto })
+  @ApiV1Errors(404)
+  async profile(@Scope() scope: ShopScope, @Param('vendorId') vendorId: string): Promise<VendorProfileDto> {
+    return { profile: (await this.vendors.get(scope, vendorId)).profile };
+  }
+
+  @Delete(':vendorId')
+  @ApiOperation({
+    summary: 'Deactivate a vendor (soft delete)',
+    description:
+      'The vendor and its history stay — line items, payouts and adjustments, and it is still paid what it ' +
+      'earned — but it leaves GET /v1/commissions/vendor, its users cannot sign in and their tokens are ' +
+      'refused from the next request on. PATCH /v2/vendors/{id} {active: true} reactivates it. Deleting a ' +
+      'deactivated vendor again answers the same.',
+  })
+  @ApiParam(VENDOR_ID)
+  @ApiOkResponse({ type: VendorMessageDto })
+  @ApiV1Errors(404)
+  async remove(@Scope() scope: ShopScope, @Param('vendorId') vendorId: string): Promise<VendorMessageDto> {
+    return { message: 'Vendor deactivated', vendor: await this.vendorUsers.deactivate(scope, vendorId) };
   }
 
   @Put(':vendorId')
