@@ -1,4 +1,5 @@
 import type { Types } from 'mongoose';
+import type { AuditRecord } from '../audit/audit-record';
 import type { LineItem, PayoutStatus } from './line-item.schema';
 
 /**
@@ -11,6 +12,8 @@ export interface GuardedSet {
   id: Types.ObjectId;
   guard: Record<string, unknown>;
   set: Record<string, unknown>;
+  /** The write's audit event (a hand-written figure), stored in the line's outbox with the change. */
+  event?: AuditRecord | null;
 }
 
 // ---- payouts ----------------------------------------------------------------------------------

@@ -3,6 +3,8 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import type { CursorRows, CursorWindow } from '../common/pagination';
 import { ShopScope, TenantRepository, toObjectId } from '../common/tenancy';
+import { ModelOutbox, outboxOnInsert, withOutbox } from '../audit/audit-outbox';
+import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { User, UserRecord } from './user.schema';
 
 /** What the per-request check of a vendor token needs. */
@@ -15,18 +17,24 @@ export interface UserSessionState {
 @Injectable()
 export class UsersRepository extends TenantRepository<User> {
   protected override readonly vendorField = 'vendorId';
+  /** The audit outbox of user documents (AuditTrail.commit). */
+  readonly outbox: ModelOutbox;
 
   constructor(@InjectModel(User.name) model: Model<User>) {
     super(model);
+    this.outbox = new ModelOutbox(model);
   }
 
   /** Throws the driver's duplicate-key error when the email is taken in this shop. */
   async create(
     scope: ShopScope,
-    data: Pick<User, 'vendorId' | 'email' | 'passwordHash' | 'vendorActive'>,
+    data: Pick<User, '_id' | 'vendorId' | 'email' | 'passwordHash' | 'vendorActive'>,
+    stamp: AuditStamp | null = null,
+    event: AuditRecord | null = null,
   ): Promise<UserRecord> {
     const doc = await this.model.create({
       ...data,
+      ...(stamp && event ? outboxOnInsert(stamp, event) : {}),
       type: 'vendor',
       approved: true,
       invitationDate: null,
@@ -81,9 +89,18 @@ export class UsersRepository extends TenantRepository<User> {
    * apply a projection to findAndModify, so the schema's hash exclusion is lifted here and the hash
    * removed from the result instead.
    */
-  async update(scope: ShopScope, id: Types.ObjectId, set: Partial<User>): Promise<UserRecord | null> {
+  async update(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    set: Partial<User>,
+    stamp: AuditStamp | null = null,
+    event: AuditRecord | null = null,
+  ): Promise<UserRecord | null> {
     const doc = await this.model
-      .findOneAndUpdate(this.scoped(scope, { _id: id }), { $set: set }, { new: true, runValidators: true })
+      .findOneAndUpdate(this.scoped(scope, { _id: id }), withOutbox({ $set: set }, stamp, event), {
+        new: true,
+        runValidators: true,
+      })
       .select('+passwordHash')
       .lean<User>()
       .exec();

@@ -7,6 +7,7 @@ import type { ShopScope } from '../common/tenancy';
 import { CreateUserDto, ReplaceUserCredentialsDto } from './dto/user.dto';
 import { DeleteMessageDto, UserDto, UserListDto, UserMessageDto } from './dto/user-response.dto';
 import { UsersService } from './users.service';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const USER_ID = { name: 'userId', example: '6740c7d3e4b0f15b3c9d0a31' };
 
@@ -27,6 +28,7 @@ export class UsersV1Controller {
       'contains the password or its hash.',
   })
   @ApiOkResponse({ type: UserMessageDto })
+  @Idempotent('v1')
   @ApiV1Errors(400, 409, 422)
   create(
     @Scope() scope: ShopScope,

@@ -45,8 +45,13 @@ export class VendorUsersService {
    * V2 PATCH. When `active` is given the vendor's users follow it, so a deactivated vendor's tokens
    * are refused from the next request on (the vendor first, so sign-in refuses at once).
    */
-  async patch(scope: ShopScope, vendorId: string, dto: PatchVendorDto): Promise<VendorDto> {
-    const vendor = await this.vendors.update(scope, vendorId, dto);
+  async patch(
+    scope: ShopScope,
+    vendorId: string,
+    dto: PatchVendorDto,
+    action: 'vendor.update' | 'vendor.deactivate' = 'vendor.update',
+  ): Promise<VendorDto> {
+    const vendor = await this.vendors.update(scope, vendorId, dto, action);
     if (dto.active !== undefined)
       await this.users.setVendorActive(scope, new Types.ObjectId(vendor._id), dto.active);
     return vendor;
@@ -54,6 +59,6 @@ export class VendorUsersService {
 
   /** V2 DELETE: deactivation. The vendor and its data stay; it leaves the commission list and cannot sign in. */
   deactivate(scope: ShopScope, vendorId: string): Promise<VendorDto> {
-    return this.patch(scope, vendorId, { active: false });
+    return this.patch(scope, vendorId, { active: false }, 'vendor.deactivate');
   }
 }

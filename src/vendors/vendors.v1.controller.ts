@@ -16,6 +16,7 @@ import { VendorListDto, VendorMessageDto, VendorProfileDto, VendorReadDto } from
 import { ProfileEntriesPipe } from './profile-entries.pipe';
 import { VendorUsersService } from './vendor-users.service';
 import { VendorsService } from './vendors.service';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const VENDOR_ID = { name: 'vendorId', example: '6740c1a2e4b0f15b3c9d0a21' };
 
@@ -35,6 +36,7 @@ export class VendorsV1Controller {
     description: 'The name is stored trimmed and lowercased and is unique per shop in any letter case (409).',
   })
   @ApiOkResponse({ type: VendorMessageDto })
+  @Idempotent('v1')
   @ApiV1Errors(400, 409, 422)
   async create(@Scope() scope: ShopScope, @Body() body: CreateVendorDto): Promise<VendorMessageDto> {
     return { message: 'Vendor created', vendor: await this.vendors.create(scope, body) };
