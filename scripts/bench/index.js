@@ -7,6 +7,7 @@ const GROUPS = {
   commissions: require('./commissions.bench'),
   dataflow: require('./dataflow.bench'),
   probe: require('./probe.bench'),
+  scale: require('./scale.bench'),
 };
 
 async function main() {
