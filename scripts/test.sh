@@ -8,7 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 mkdir -p .data/reports
 
 # The development store may need building first (the default, SecantusDB, is compiled once from
-# crates.io: ~10-15 min on a fresh machine): services come up in the background while the steps
+# crates.io: ~7-9 min on a fresh machine): services come up in the background while the steps
 # that need no database run.
 bash scripts/services.sh up >.data/reports/services.log 2>&1 &
 SERVICES=$!
