@@ -5,8 +5,21 @@
 # check and the Schemathesis contract run. Each run uses its own database and queue prefix.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+mkdir -p .data/reports
 
-bash scripts/services.sh up
+# The development store may need building first (the default, SecantusDB, is compiled once from
+# crates.io: ~7-9 min on a fresh machine): services come up in the background while the steps
+# that need no database run.
+bash scripts/services.sh up >.data/reports/services.log 2>&1 &
+SERVICES=$!
+services_ready() {
+  if ! wait "$SERVICES"; then
+    cat .data/reports/services.log
+    echo "scripts/services.sh up failed"
+    exit 1
+  fi
+  cat .data/reports/services.log
+}
 
 RUN_ID=$(date +%s)_$$
 export MONGODB_BASE=${MONGODB_URI:-mongodb://127.0.0.1:27017/marketplace}
@@ -18,6 +31,7 @@ export DB_COMMAND_CAPTURE_DIR=".data/reports/db-commands-${RUN_ID}"
 mkdir -p .data/reports
 
 cleanup() {
+  kill "$SERVICES" 2>/dev/null || true
   node scripts/drop-database.js "$MONGODB_URI" >/dev/null 2>&1 || true
   rm -rf "$DB_COMMAND_CAPTURE_DIR"
 }
@@ -29,6 +43,8 @@ echo "== lint"
 npx eslint "{src,test}/**/*.ts"
 echo "== unit tests"
 npx jest --selectProjects unit --json --outputFile=.data/reports/unit.json
+echo "== services (MongoDB-compatible store and Redis)"
+services_ready
 echo "== e2e tests (database ${MONGODB_URI##*/})"
 npx jest --selectProjects e2e --maxWorkers=2 --json --outputFile=.data/reports/e2e.json
 echo "== fault tests (own store and Redis on their own ports, kill -9; ~3 min)"

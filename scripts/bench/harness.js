@@ -14,14 +14,14 @@ function rssMb(pid) {
   return { current: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
-async function startServer(env = {}) {
+async function startServer(env = {}, port = PORT) {
   const child = spawn('node', ['dist/main.js'], {
-    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', METRICS_PORT: process.env.METRICS_PORT || '0', LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: process.env.METRICS_PORT || '0', LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn', LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let i = 0; i < 150; i++) {
     try {
-      if ((await fetch(`${BASE}/health`)).ok) return child;
+      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return child;
     } catch {
       // not up yet
     }

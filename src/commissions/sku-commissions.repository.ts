@@ -59,7 +59,7 @@ export class SkuCommissionsRepository extends TenantRepository<SkuCommission> {
     this.outbox = new ModelOutbox(model);
   }
 
-  /** One read for a whole upload. `shopId` first: FerretDB tests the filter's keys in order. */
+  /** One read for a whole upload. */
   async findBySkus(scope: ShopScope, skus: string[]): Promise<Map<string, StoredSku>> {
     if (skus.length === 0) return new Map();
     const filter = this.scoped(scope);

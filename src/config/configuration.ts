@@ -22,6 +22,7 @@ export const databaseConfig = registerAs('database', () => {
     uri: env.MONGODB_URI,
     captureCommands: env.DB_COMMAND_CAPTURE || env.DB_COMMAND_CAPTURE_DIR !== undefined,
     captureDir: env.DB_COMMAND_CAPTURE_DIR,
+    captureValues: env.DB_COMMAND_CAPTURE_VALUES && env.DB_COMMAND_CAPTURE_DIR !== undefined,
   };
 });
 

@@ -106,6 +106,14 @@ export class EnvironmentVariables {
   @IsString()
   DB_COMMAND_CAPTURE_DIR?: string;
 
+  /**
+   * With DB_COMMAND_CAPTURE_DIR: also write each command in full (values included, as extended
+   * JSON) with its start time, so the benchmark can replay a request's commands as its floor.
+   * Never in production: the file then holds data.
+   */
+  @Transform(toBool)
+  DB_COMMAND_CAPTURE_VALUES = false;
+
   /** Local state directory: the generated development JWT secret (and, for scripts/services.sh, the local services). */
   @IsString()
   @MinLength(1)

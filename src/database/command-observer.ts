@@ -2,6 +2,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type { Connection } from 'mongoose';
+import { BSON } from 'mongodb';
 import type { CommandFailedEvent, CommandStartedEvent, CommandSucceededEvent } from 'mongodb';
 import { OperationContexts } from '../common/context/operation-context';
 import { databaseConfig, DatabaseConfig } from '../config/configuration';
@@ -34,6 +35,10 @@ export interface CapturedCommand extends CommandShape {
   docs: number;
   ms: number;
   ok: boolean;
+  /** With DB_COMMAND_CAPTURE_VALUES: the database, the command as extended JSON, its start (ms, monotonic). */
+  db?: string;
+  raw?: string;
+  t?: number;
 }
 
 /** One HTTP request, so captured commands can be grouped by route. */
@@ -70,14 +75,23 @@ export class CommandObserver implements OnApplicationShutdown {
   private readonly file: string | null;
   private readonly pending = new Map<
     number,
-    { shape: CommandShape | null; name: string; op: string | null; phase?: string; coll: string }
+    {
+      shape: CommandShape | null;
+      name: string;
+      op: string | null;
+      phase?: string;
+      coll: string;
+      raw?: { db: string; command: string; t: number };
+    }
   >();
+  private readonly captureValues: boolean;
   private readonly costs = new Map<string, OperationCost>();
   private buffer: string[] = [];
   private readonly flushAtExit = () => this.flush();
 
   constructor(@Inject(databaseConfig.KEY) config: DatabaseConfig) {
     this.enabled = config.captureCommands;
+    this.captureValues = config.captureValues;
     this.file = config.captureDir ? join(config.captureDir, `commands-${process.pid}.jsonl`) : null;
     if (this.file) {
       mkdirSync(config.captureDir!, { recursive: true });
@@ -134,6 +148,13 @@ export class CommandObserver implements OnApplicationShutdown {
       coll: String(command[e.commandName] ?? command.collection ?? ''),
       op: ctx?.id ?? null,
       phase: ctx?.phase,
+      raw: this.captureValues
+        ? {
+            db: e.databaseName,
+            command: BSON.EJSON.stringify(command, { relaxed: false }),
+            t: performance.now(),
+          }
+        : undefined,
     });
   }
 
@@ -154,6 +175,7 @@ export class CommandObserver implements OnApplicationShutdown {
         ok,
       };
       if (p.phase) captured.phase = p.phase;
+      if (p.raw) Object.assign(captured, { db: p.raw.db, raw: p.raw.command, t: p.raw.t });
       this.write({ kind: 'command', ...captured });
     }
   }

@@ -138,6 +138,26 @@ describe('index coverage (ESR)', () => {
     expect(assess({ eq: [], range: [], sort: [] }, list).reason).toMatch(/collection scan/);
   });
 
+  it('accepts, without a sort, a range on later keys (an index-only count)', () => {
+    const b = { eq: ['shopId', 'vendorId'], range: ['_id'], sort: [] as Array<[string, 1 | -1]> };
+    expect(assess(b, list)).toMatchObject({ served: true, reason: expect.stringMatching(/index-only/) });
+    expect(
+      assess(
+        { ...b, sort: [['createdAt', -1]] },
+        {
+          ...list,
+          key: [
+            ['shopId', 1],
+            ['vendorId', 1],
+            ['x', 1],
+            ['createdAt', -1],
+            ['_id', -1],
+          ],
+        },
+      ).served,
+    ).toBe(false);
+  });
+
   it('accepts any extra predicate on a unique point lookup', () => {
     expect(assess({ eq: ['_id', 'shopId', 'frozen'], range: ['balance'], sort: [] }, id).served).toBe(true);
     expect(

@@ -70,14 +70,23 @@ export function assess(
   const ranges = new Set(branch.range.filter((f) => !sorted.has(f)));
   const next = new Set(fields.slice(i, i + ranges.size));
   const missingRange = [...ranges].filter((f) => !next.has(f));
-  if (missingRange.length > 0) {
+  if (missingRange.length === 0)
+    return { served: true, consumed: i + ranges.size, reason: 'equality, sort, range' };
+  // Without a sort (a count, a $group), a range on later keys of the index is still answered from
+  // the index alone: MongoDB bounds every key and skips, no document is fetched, nothing is sorted.
+  const later = new Set(fields.slice(i));
+  if (branch.sort.length === 0 && missingRange.every((f) => later.has(f))) {
     return {
-      served: false,
-      consumed: i,
-      reason: `range on ${missingRange.join(', ')} is not next in the index`,
+      served: true,
+      consumed: i + ranges.size,
+      reason: 'equality, then an index-only filter on later keys',
     };
   }
-  return { served: true, consumed: i + ranges.size, reason: 'equality, sort, range' };
+  return {
+    served: false,
+    consumed: i,
+    reason: `range on ${missingRange.join(', ')} is not next in the index`,
+  };
 }
 
 /** The index that serves a branch, or the closest one with the reason none does. */

@@ -94,7 +94,7 @@ export class WebhookDeliveriesRepository extends TenantRepository<WebhookDeliver
 
   /**
    * An operator retry: a `failed` delivery goes back to `received`. Null when it is not failed (or
-   * unknown). FerretDB cannot apply a projection to findAndModify: the payload is dropped here.
+   * unknown). The payload is not read back (and dropped, whatever the store applied).
    */
   async requeueFailed(scope: ShopScope, id: string): Promise<DeliverySummary | null> {
     const _id = toObjectId(id);
@@ -103,7 +103,7 @@ export class WebhookDeliveriesRepository extends TenantRepository<WebhookDeliver
       .findOneAndUpdate(
         this.scoped(scope, { _id, state: 'failed' }),
         { $set: { state: 'received', failedAt: null, leaseUntil: null } },
-        { new: true },
+        { new: true, projection: { payload: 0 } },
       )
       .lean<WebhookDelivery>()
       .exec();

@@ -85,9 +85,8 @@ export class UsersRepository extends TenantRepository<User> {
   }
 
   /**
-   * Throws the driver's duplicate-key error when a new email is taken in this shop. FerretDB cannot
-   * apply a projection to findAndModify, so the schema's hash exclusion is lifted here and the hash
-   * removed from the result instead.
+   * Throws the driver's duplicate-key error when a new email is taken in this shop. The schema keeps
+   * the hash out of the projection; it is also dropped from the result, whatever the store applied.
    */
   async update(
     scope: ShopScope,
@@ -101,7 +100,6 @@ export class UsersRepository extends TenantRepository<User> {
         new: true,
         runValidators: true,
       })
-      .select('+passwordHash')
       .lean<User>()
       .exec();
     return doc ? withoutHash(doc) : null;
@@ -117,25 +115,14 @@ export class UsersRepository extends TenantRepository<User> {
     await this.model.updateMany(this.scoped(scope, { vendorId }), { $set: { vendorActive: active } }).exec();
   }
 
-  /**
-   * The per-request check of a vendor token. FerretDB (dev/CI) only narrows a query in SQL when its
-   * filter is exactly `{_id}`; with `shopId` added it decodes and filters every document in Go. So
-   * this one read asks for the id alone and checks the tenant on the document it gets back — the
-   * same guarantee as the scoped filter, at a fraction of the cost on every vendor request.
-   */
+  /** The per-request check of a vendor token: one read by id inside the scope. */
   async sessionState(scope: ShopScope, userId: string): Promise<UserSessionState | null> {
     const _id = toObjectId(userId);
     if (!_id) return null;
-    const doc = await this.model.collection.findOne(
-      { _id },
-      { projection: { shopId: 1, vendorId: 1, approved: 1, vendorActive: 1 } },
-    );
-    if (!doc || String(doc.shopId) !== scope.shopId) return null;
-    return {
-      vendorId: doc.vendorId as Types.ObjectId,
-      approved: doc.approved,
-      vendorActive: doc.vendorActive,
-    };
+    return this.model
+      .findOne(this.scoped(scope, { _id }), { _id: 0, vendorId: 1, approved: 1, vendorActive: 1 })
+      .lean<UserSessionState>()
+      .exec();
   }
 }
 
