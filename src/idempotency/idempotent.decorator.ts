@@ -24,8 +24,9 @@ export function Idempotent(api: 'v1' | 'v2') {
       name: 'Idempotency-Key',
       required: false,
       description: IDEMPOTENCY_KEY_HEADER_DESCRIPTION,
+      // No example: Swagger UI would send the same key with every request and turn the second
+      // into a replay (or a 422 when the body changed).
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
-      example: '5f0c2b1e-7d44-4a8e-9c3b-1f2a3b4c5d6e',
     }),
     ApiResponse({
       status: 409,

@@ -30,7 +30,6 @@ const Filter = {
       ApiPropertyOptional({
         pattern: ID_RE.source,
         description: 'Only events on this resource (its id)',
-        example: '6740c1a2e4b0f15b3c9d0a21',
       }),
       IsOptional(),
       IsString(),
@@ -47,7 +46,6 @@ const Filter = {
       ApiPropertyOptional({
         pattern: ID_RE.source,
         description: 'Only events by this actor: a shop id (shop token), merchant key id or portal user id',
-        example: '6740b9f1c2a4e15b3c9d0a10',
       }),
       IsOptional(),
       IsString(),
