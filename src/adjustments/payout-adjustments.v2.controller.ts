@@ -24,6 +24,7 @@ import {
   UpdatePayoutAdjustmentDto,
 } from './dto/payout-adjustment.dto';
 import { PayoutAdjustmentsService } from './payout-adjustments.service';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const ID_PARAM = { name: 'id', description: 'Adjustment id', example: '6741a0c2d3e4f5a6b7c8d9e0' };
 const PAID_409 = ApiResponse({
@@ -47,6 +48,7 @@ export class PayoutAdjustmentsV2Controller {
       '`batchId`, `customId` and `shopId` are set by the server and refused in the body (422).',
   })
   @ApiCreatedResponse({ type: PayoutAdjustmentEnvelopeDto })
+  @Idempotent('v2')
   @ApiV2Errors(400, 422)
   async create(
     @Scope() scope: ShopScope,
@@ -79,6 +81,7 @@ export class PayoutAdjustmentsV2Controller {
   @ApiOperation({ summary: 'Change an UNPAID adjustment (amount, type, comments, customItemDate)' })
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: PayoutAdjustmentEnvelopeDto })
+  @Idempotent('v2')
   @ApiV2Errors(400, 404, 422)
   @PAID_409
   async update(
@@ -93,6 +96,7 @@ export class PayoutAdjustmentsV2Controller {
   @ApiOperation({ summary: 'Delete an UNPAID adjustment' })
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: DeletedPayoutAdjustmentEnvelopeDto })
+  @Idempotent('v2')
   @ApiV2Errors(404)
   @PAID_409
   async remove(

@@ -12,6 +12,7 @@ import {
   RotatedMerchantKeyDto,
 } from './dto/merchant-key.dto';
 import { MerchantKeysService } from './merchant-keys.service';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 @ApiTags('Merchant keys')
 @V1Auth('shop')
@@ -23,6 +24,7 @@ export class MerchantKeysV1Controller {
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a merchant API key (mk_live_…); the key is shown only in this response' })
   @ApiOkResponse({ type: CreatedMerchantKeyDto })
+  @Idempotent('v1')
   @ApiV1Errors(400, 422)
   create(@Scope() scope: ShopScope, @Body() body: CreateMerchantKeyDto): Promise<CreatedMerchantKeyDto> {
     return this.keys.create(scope, body.name);
@@ -41,6 +43,7 @@ export class MerchantKeysV1Controller {
   @ApiOperation({ summary: 'Rotate a key: a new key now, the old one keeps working for 24 hours' })
   @ApiParam({ name: 'id', example: '6740b9f1c2a4e15b3c9d0a11' })
   @ApiOkResponse({ type: RotatedMerchantKeyDto })
+  @Idempotent('v1')
   @ApiV1Errors(404, 409)
   rotate(@Scope() scope: ShopScope, @Param('id') id: string): Promise<RotatedMerchantKeyDto> {
     return this.keys.rotate(scope, id);
@@ -50,6 +53,7 @@ export class MerchantKeysV1Controller {
   @ApiOperation({ summary: 'Revoke a key: every token minted from it is refused from the next request on' })
   @ApiParam({ name: 'id', example: '6740b9f1c2a4e15b3c9d0a11' })
   @ApiOkResponse({ type: RevokedMerchantKeyDto })
+  @Idempotent('v1')
   @ApiV1Errors(404)
   revoke(@Scope() scope: ShopScope, @Param('id') id: string): Promise<RevokedMerchantKeyDto> {
     return this.keys.revoke(scope, id);

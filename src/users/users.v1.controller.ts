@@ -1,12 +1,13 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Scope, V1Auth } from '../common/auth/auth.decorators';
 import type { Principal } from '../common/auth/principal';
 import { ApiV1Errors } from '../common/http/api-errors.decorator';
 import type { ShopScope } from '../common/tenancy';
 import { CreateUserDto, ReplaceUserCredentialsDto } from './dto/user.dto';
-import { UserDto, UserListDto, UserMessageDto } from './dto/user-response.dto';
+import { DeleteMessageDto, UserDto, UserListDto, UserMessageDto } from './dto/user-response.dto';
 import { UsersService } from './users.service';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const USER_ID = { name: 'userId', example: '6740c7d3e4b0f15b3c9d0a31' };
 
@@ -27,6 +28,7 @@ export class UsersV1Controller {
       'contains the password or its hash.',
   })
   @ApiOkResponse({ type: UserMessageDto })
+  @Idempotent('v1')
   @ApiV1Errors(400, 409, 422)
   create(
     @Scope() scope: ShopScope,
@@ -63,5 +65,18 @@ export class UsersV1Controller {
     @Body() body: ReplaceUserCredentialsDto,
   ): Promise<UserMessageDto> {
     return { message: 'User updated', user: await this.users.replaceCredentials(scope, userId, body) };
+  }
+
+  @Delete(':userId')
+  @ApiOperation({
+    summary: 'Delete a portal user',
+    description: 'The user can no longer sign in, and its tokens are refused from the next request on.',
+  })
+  @ApiParam(USER_ID)
+  @ApiOkResponse({ type: DeleteMessageDto })
+  @ApiV1Errors(404)
+  async remove(@Scope() scope: ShopScope, @Param('userId') userId: string): Promise<DeleteMessageDto> {
+    await this.users.delete(scope, userId);
+    return { message: 'User deleted' };
   }
 }

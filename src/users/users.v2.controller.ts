@@ -15,6 +15,7 @@ import {
   V2UserDto,
 } from './dto/user-response.dto';
 import { UsersService } from './users.service';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const ID = { name: 'id', example: '6740c7d3e4b0f15b3c9d0a31' };
 
@@ -40,6 +41,7 @@ export class UsersV2Controller {
     description: 'Same rules as POST /v1/users; `invitationDate` tells whether the invitation was sent.',
   })
   @ApiCreatedResponse({ type: UserEnvelopeDto })
+  @Idempotent('v2')
   @ApiV2Errors(400, 409, 422)
   async create(
     @Scope() scope: ShopScope,

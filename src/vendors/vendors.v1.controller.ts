@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Scope, V1Auth } from '../common/auth/auth.decorators';
 import { ApiV1Errors } from '../common/http/api-errors.decorator';
@@ -10,11 +10,13 @@ import {
   UpdateVendorDto,
   VendorAddressDto,
   VendorReadQueryDto,
+  VendorV1ListQueryDto,
 } from './dto/vendor.dto';
-import { VendorMessageDto, VendorReadDto } from './dto/vendor-response.dto';
+import { VendorListDto, VendorMessageDto, VendorProfileDto, VendorReadDto } from './dto/vendor-response.dto';
 import { ProfileEntriesPipe } from './profile-entries.pipe';
 import { VendorUsersService } from './vendor-users.service';
 import { VendorsService } from './vendors.service';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const VENDOR_ID = { name: 'vendorId', example: '6740c1a2e4b0f15b3c9d0a21' };
 
@@ -34,9 +36,23 @@ export class VendorsV1Controller {
     description: 'The name is stored trimmed and lowercased and is unique per shop in any letter case (409).',
   })
   @ApiOkResponse({ type: VendorMessageDto })
+  @Idempotent('v1')
   @ApiV1Errors(400, 409, 422)
   async create(@Scope() scope: ShopScope, @Body() body: CreateVendorDto): Promise<VendorMessageDto> {
     return { message: 'Vendor created', vendor: await this.vendors.create(scope, body) };
+  }
+
+  @Get()
+  @ApiOperation({
+    summary: 'Every vendor of the shop, by name (offset paging)',
+    description:
+      "`users=true` adds each vendor's portal users (never a password); `active` keeps only active or only " +
+      'deactivated vendors.',
+  })
+  @ApiOkResponse({ type: VendorListDto })
+  @ApiV1Errors(422)
+  list(@Scope() scope: ShopScope, @Query() query: VendorV1ListQueryDto): Promise<VendorListDto> {
+    return this.vendorUsers.list(scope, query);
   }
 
   @Get(':vendorId')
@@ -50,6 +66,31 @@ export class VendorsV1Controller {
     @Query() query: VendorReadQueryDto,
   ): Promise<VendorReadDto> {
     return this.vendorUsers.read(scope, vendorId, query.users === 'true');
+  }
+
+  @Get(':vendorId/profile')
+  @ApiOperation({ summary: "A vendor's profile entries" })
+  @ApiParam(VENDOR_ID)
+  @ApiOkResponse({ type: VendorProfileDto })
+  @ApiV1Errors(404)
+  async profile(@Scope() scope: ShopScope, @Param('vendorId') vendorId: string): Promise<VendorProfileDto> {
+    return { profile: (await this.vendors.get(scope, vendorId)).profile };
+  }
+
+  @Delete(':vendorId')
+  @ApiOperation({
+    summary: 'Deactivate a vendor (soft delete)',
+    description:
+      'The vendor and its history stay — line items, payouts and adjustments, and it is still paid what it ' +
+      'earned — but it leaves GET /v1/commissions/vendor, its users cannot sign in and their tokens are ' +
+      'refused from the next request on. PATCH /v2/vendors/{id} {active: true} reactivates it. Deleting a ' +
+      'deactivated vendor again answers the same.',
+  })
+  @ApiParam(VENDOR_ID)
+  @ApiOkResponse({ type: VendorMessageDto })
+  @ApiV1Errors(404)
+  async remove(@Scope() scope: ShopScope, @Param('vendorId') vendorId: string): Promise<VendorMessageDto> {
+    return { message: 'Vendor deactivated', vendor: await this.vendorUsers.deactivate(scope, vendorId) };
   }
 
   @Put(':vendorId')

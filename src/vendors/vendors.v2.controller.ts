@@ -13,6 +13,7 @@ import {
 } from './dto/vendor-response.dto';
 import { VendorUsersService } from './vendor-users.service';
 import { VendorsService } from './vendors.service';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const ID = { name: 'id', example: '6740c1a2e4b0f15b3c9d0a21' };
 
@@ -41,6 +42,7 @@ export class VendorsV2Controller {
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a vendor (name trimmed, lowercased, unique per shop)' })
   @ApiCreatedResponse({ type: VendorEnvelopeDto })
+  @Idempotent('v2')
   @ApiV2Errors(400, 409, 422)
   async create(@Scope() scope: ShopScope, @Body() body: CreateVendorDto): Promise<V2Envelope<VendorDto>> {
     return ok(await this.vendors.create(scope, body));
