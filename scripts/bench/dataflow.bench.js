@@ -10,14 +10,12 @@
 //   BENCH_PORT=4104 BENCH_SERVER_PID=<pid> BENCH_CLI_TS=1 MONGODB_URI=… QUEUE_PREFIX=… node scripts/bench/dataflow.bench.js
 const { createHmac, randomUUID } = require('node:crypto');
 const { execFileSync } = require('node:child_process');
-const Bull = require('bull');
 const harness = require('./harness');
+const { pool, drained } = require('./shopify');
 
 const N = Number(process.env.BENCH_ORDERS || 100000);
 const HOT = Math.min(Number(process.env.BENCH_HOT_LINES || 10000), N);
 const SEND_CONCURRENCY = Number(process.env.BENCH_SEND_CONCURRENCY || 32);
-const QUEUE_PREFIX = process.env.QUEUE_PREFIX || 'mp';
-const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
 function cli(...args) {
   if (!process.env.BENCH_CLI_TS) return harness.cli(...args);
@@ -85,33 +83,6 @@ function order(i, base, hotEvery) {
       fulfillment_status: null,
     })),
   };
-}
-
-async function pool(items, concurrency, fn) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        await fn(items[i], i);
-      }
-    }),
-  );
-}
-
-async function drained(queueName, timeoutMs) {
-  const queue = new Bull(queueName, REDIS_URL, { prefix: QUEUE_PREFIX });
-  try {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const c = await queue.getJobCounts();
-      if (c.waiting + c.active + c.delayed === 0) return c;
-      if (Date.now() > deadline) throw new Error(`${queueName} queue not drained: ${JSON.stringify(c)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  } finally {
-    await queue.close();
-  }
 }
 
 module.exports = async function dataflow(server) {
