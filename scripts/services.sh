@@ -88,6 +88,8 @@ with_build_lock() {
 
 build_secantus() {
   [[ -x $SECANTUS_BIN ]] && return
+  # rustup installs into ~/.cargo/bin, which a non-login shell (a CI runner) may not have on PATH
+  command -v cargo >/dev/null || [[ ! -x ${CARGO_HOME:-$HOME/.cargo}/bin/cargo ]] || PATH=${CARGO_HOME:-$HOME/.cargo}/bin:$PATH
   command -v cargo >/dev/null || die "the secantus store is built with cargo, which is not installed: install Rust (rustup), or choose MP_STORE=ferretdb-sqlite"
   command -v cmake >/dev/null || apt_install cmake || die "building WiredTiger needs cmake: apt-get install cmake"
   command -v cc >/dev/null || apt_install gcc || die "building WiredTiger needs a C compiler: apt-get install gcc"
