@@ -6,8 +6,8 @@ import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { sumAmounts } from '../common/money';
 import { chunkedBulkWrite } from '../database/bulk-write';
-import { anyOf, valueOrAny } from '../database/query-filters';
-import { FULFILLMENT_STATUSES, LineItem, LineItemFulfillment, PAYOUT_STATUSES } from './line-item.schema';
+import { anyOf } from '../database/query-filters';
+import { LineItem, LineItemFulfillment } from './line-item.schema';
 import {
   BatchPaidLineItem,
   FULFILLABLE_PROJECTION,
@@ -24,8 +24,16 @@ import {
   ReportRowSource,
   ReportSums,
 } from './line-item-views';
-
-const NEWEST_ORDER_FIRST = { orderCreatedAt: -1, _id: -1 } as const;
+import {
+  fulfillmentRowsWhere,
+  groupGuardedSets,
+  NEWEST_ORDER_FIRST,
+  NO_REPORT_SUMS,
+  payable,
+  payoutRowsWhere,
+  REPORT_SUMS_GROUP,
+  vendorReportWhere,
+} from './line-item-queries';
 
 /**
  * The only repository of the line_items collection. Ingestion, updates and recalculation write
@@ -117,27 +125,21 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
     stamp: AuditStamp | null = null,
   ): Promise<number> {
     if (writes.length === 0) return 0;
-    const groups = new Map<string, GuardedSet & { ids: Types.ObjectId[] }>();
-    for (const w of writes) {
-      const key = stamp && w.event ? `event:${String(w.id)}` : JSON.stringify([w.guard, w.set]);
-      const g = groups.get(key);
-      if (g) g.ids.push(w.id);
-      else groups.set(key, { ...w, ids: [w.id] });
-    }
-    const ops: Parameters<Model<LineItem>['bulkWrite']>[0] = [...groups.values()].map((g) =>
-      g.ids.length === 1
-        ? {
-            updateOne: {
-              filter: this.scoped(scope, { ...g.guard, _id: g.ids[0] }),
-              update: withOutbox({ $set: g.set }, stamp, g.event),
+    const ops: Parameters<Model<LineItem>['bulkWrite']>[0] = groupGuardedSets(writes, stamp !== null).map(
+      (g) =>
+        g.ids.length === 1
+          ? {
+              updateOne: {
+                filter: this.scoped(scope, { ...g.guard, _id: g.ids[0] }),
+                update: withOutbox({ $set: g.set }, stamp, g.event),
+              },
+            }
+          : {
+              updateMany: {
+                filter: this.scoped(scope, { ...g.guard, _id: { $in: g.ids } }),
+                update: { $set: g.set },
+              },
             },
-          }
-        : {
-            updateMany: {
-              filter: this.scoped(scope, { ...g.guard, _id: { $in: g.ids } }),
-              update: { $set: g.set },
-            },
-          },
     );
     return (await chunkedBulkWrite(this.model, ops)).matchedCount;
   }
@@ -153,14 +155,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
     filter: PayoutRowFilter,
     page: { offset: number; limit: number },
   ): Promise<{ total: number; items: PayoutRowSource[] }> {
-    const where = {
-      inPayouts: true,
-      vendorId: filter.vendorId,
-      payoutStatus: valueOrAny(filter.payoutStatus, PAYOUT_STATUSES),
-      fulfillmentStatus: valueOrAny(filter.fulfillmentStatus, FULFILLMENT_STATUSES),
-      orderCreatedAt: filter.orderCreatedAt,
-    };
-    return this.offsetPage(scope, where, NEWEST_ORDER_FIRST, page, PAYOUT_ROW_PROJECTION);
+    return this.offsetPage(scope, payoutRowsWhere(filter), NEWEST_ORDER_FIRST, page, PAYOUT_ROW_PROJECTION);
   }
 
   /**
@@ -175,14 +170,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
     orderCreatedAt: { $gte?: Date; $lte?: Date } | undefined,
     page: { offset: number; limit: number },
   ): Promise<{ items: ReportRowSource[]; sums: ReportSums }> {
-    const where = this.scoped(scope, {
-      inPayouts: { $in: [true, false] },
-      vendorId,
-      payoutStatus: { $in: PAYOUT_STATUSES },
-      fulfillmentStatus: { $in: FULFILLMENT_STATUSES },
-      orderCreatedAt,
-    });
-    const sum = (field: string) => ({ $sum: `$${field}` });
+    const where = this.scoped(scope, vendorReportWhere(vendorId, orderCreatedAt));
     const [items, groups] = await Promise.all([
       this.model
         .find(where, REPORT_ROW_PROJECTION)
@@ -191,37 +179,9 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
         .limit(page.limit)
         .lean<ReportRowSource[]>()
         .exec(),
-      this.model
-        .aggregate<ReportSums>([
-          { $match: where },
-          {
-            $group: {
-              // Every matched line has this vendorId; FerretDB v1.24 sums fields to 0 under `_id: null`.
-              _id: '$vendorId',
-              count: { $sum: 1 },
-              sales: sum('sales'),
-              salesAfterDiscount: sum('salesAfterDiscount'),
-              commission: sum('commission'),
-              deduction: sum('deduction'),
-              payout: sum('payout'),
-              paid: sum('paid'),
-              balance: sum('balance'),
-            },
-          },
-        ])
-        .exec(),
+      this.model.aggregate<ReportSums>([{ $match: where }, { $group: REPORT_SUMS_GROUP }]).exec(),
     ]);
-    const none = {
-      count: 0,
-      sales: 0,
-      salesAfterDiscount: 0,
-      commission: 0,
-      deduction: 0,
-      payout: 0,
-      paid: 0,
-      balance: 0,
-    };
-    return { items, sums: groups[0] ?? none };
+    return { items, sums: groups[0] ?? NO_REPORT_SUMS };
   }
 
   /** The vendor's payable line items up to the cut-off (one read). */
@@ -280,14 +240,13 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
     filter: FulfillmentRowFilter,
     page: { offset: number; limit: number },
   ): Promise<{ total: number; items: FulfillmentRowSource[] }> {
-    const { shipmentStatus, ...rest } = filter;
-    const where = {
-      ...rest,
-      ...(shipmentStatus !== undefined ? { 'fulfillment.shipmentStatus': shipmentStatus } : {}),
-      fulfillmentStatus: valueOrAny(rest.fulfillmentStatus, FULFILLMENT_STATUSES),
-      financialStatus: 'paid',
-    };
-    return this.offsetPage(scope, where, NEWEST_ORDER_FIRST, page, FULFILLMENT_ROW_PROJECTION);
+    return this.offsetPage(
+      scope,
+      fulfillmentRowsWhere(filter),
+      NEWEST_ORDER_FIRST,
+      page,
+      FULFILLMENT_ROW_PROJECTION,
+    );
   }
 
   /** The requested lines of this shop, in one read. */
@@ -360,18 +319,4 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
       set: { fulfillmentLock: null, fulfillmentLockedAt: null },
     }));
   }
-}
-
-/**
- * A line the payout engine may pay: on a paid, uncancelled order up to the cut-off, with a balance,
- * not yet in a batch (only the engine freezes a line, and it sets batchId with it).
- */
-function payable(cutoff: Date): Record<string, unknown> {
-  return {
-    financialStatus: 'paid',
-    batchId: null,
-    orderCreatedAt: { $lte: cutoff },
-    balance: { $gt: 0 },
-    cancelled: { $ne: true },
-  };
 }

@@ -12,7 +12,9 @@ import { Jobs } from '../queues/jobs';
 import type { VendorsRepository } from '../vendors/vendors.repository';
 import type { Queue } from 'bull';
 import type { PayoutBatchesRepository } from './payout-batches.repository';
-import { BatchBusyError, PayoutEngine } from './payout-engine.service';
+import { BatchBusyError, PayoutBatchRunner } from './payout-batch-runner';
+import type { PayoutEngineOptions } from './payout-engine.options';
+import { PayoutEngine } from './payout-engine.service';
 
 const UNTIL = '2026-11-20';
 const before = (day: number) => new Date(`2026-11-${String(day).padStart(2, '0')}T10:00:00.000Z`);
@@ -27,6 +29,28 @@ describe('PayoutEngine (repositories faked)', () => {
   let queue: FakeQueue;
   let engine: PayoutEngine;
 
+  /** The engine and its batch runner over the fakes, sharing one clock. */
+  const build = (options: PayoutEngineOptions): PayoutEngine => {
+    const clock = new FixedClock();
+    const runner = new PayoutBatchRunner(
+      asReal<PayoutBatchesRepository>(batches),
+      asReal<LineItemsRepository>(lineItems),
+      asReal<PayoutAdjustmentsRepository>(adjustments),
+      asReal<OrderSummaryRefresher>(summaries),
+      clock,
+      options,
+    );
+    return new PayoutEngine(
+      asReal<PayoutBatchesRepository>(batches),
+      asReal<LineItemsRepository>(lineItems),
+      asReal<PayoutAdjustmentsRepository>(adjustments),
+      asReal<VendorsRepository>(vendors),
+      clock,
+      asReal<Queue>(queue),
+      runner,
+    );
+  };
+
   beforeEach(() => {
     lineItems = new FakeLineItemsRepository();
     batches = new FakePayoutBatchesRepository();
@@ -34,16 +58,7 @@ describe('PayoutEngine (repositories faked)', () => {
     vendors = new FakeVendorsRepository();
     summaries = new FakeSummaries();
     queue = new FakeQueue();
-    engine = new PayoutEngine(
-      asReal<PayoutBatchesRepository>(batches),
-      asReal<LineItemsRepository>(lineItems),
-      asReal<PayoutAdjustmentsRepository>(adjustments),
-      asReal<VendorsRepository>(vendors),
-      asReal<OrderSummaryRefresher>(summaries),
-      new FixedClock(),
-      { chunkSize: 2, leaseMs: 60_000 },
-      asReal<Queue>(queue),
-    );
+    engine = build({ chunkSize: 2, leaseMs: 60_000 });
   });
 
   /** A paid order line owed `amount` to the vendor. */
@@ -240,16 +255,7 @@ describe('PayoutEngine (repositories faked)', () => {
   it('a heartbeat renews the lease while a slow chunk runs', async () => {
     const [acme] = vendors.add(vendor('acme'));
     owed(acme._id, 10);
-    const quick = new PayoutEngine(
-      asReal<PayoutBatchesRepository>(batches),
-      asReal<LineItemsRepository>(lineItems),
-      asReal<PayoutAdjustmentsRepository>(adjustments),
-      asReal<VendorsRepository>(vendors),
-      asReal<OrderSummaryRefresher>(summaries),
-      new FixedClock(),
-      { chunkSize: 2, leaseMs: 600 },
-      asReal<Queue>(queue),
-    );
+    const quick = build({ chunkSize: 2, leaseMs: 600 });
     const markPaid = lineItems.markPaid.bind(lineItems);
     lineItems.markPaid = async (...args: Parameters<typeof markPaid>) => {
       await new Promise((r) => setTimeout(r, 700));

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { withTimeout } from '../common/async/timeout';
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger } from '@nestjs/common';
@@ -8,17 +7,15 @@ import { PayoutAdjustmentsRepository } from '../adjustments/payout-adjustments.r
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { Clock } from '../common/clock/clock';
 import { dayEnd, dayOf } from '../common/dates/day-range';
-import { DomainError, NotFoundError, ValidationError } from '../common/errors';
+import { ValidationError } from '../common/errors';
 import { ShopScope } from '../common/tenancy';
-import { sumAmounts } from '../common/money';
 import { LineItemsRepository } from '../line-items/line-items.repository';
-import { OrderSummaryRefresher } from '../line-items/order-summary.refresher';
 import { addJob, Jobs, Queues } from '../queues/jobs';
 import { isPayable, PayoutVendor } from '../vendors/vendor-policy';
 import { VendorsRepository } from '../vendors/vendors.repository';
 import { PayoutBatch } from './payout-batch.schema';
-import { BatchTotals, PayoutBatchesRepository } from './payout-batches.repository';
-import { PayoutEngineOptions } from './payout-engine.options';
+import { PayoutBatchesRepository } from './payout-batches.repository';
+import { BatchBusyError, PayoutBatchRunner } from './payout-batch-runner';
 
 /** Automatic attempts of a batch job (1 s, 2 s, 4 s, 8 s backoff); after that the batch reads `failed`. */
 export const PAYOUT_JOB_ATTEMPTS = 5;
@@ -40,13 +37,6 @@ export interface BatchAudit {
     periodEnd: string;
     cutoff: Date;
   }): AuditRecord | null;
-}
-
-/** Another run of the batch holds its lease: run again once that lease ends (never dropped). */
-export class BatchBusyError extends Error {
-  constructor(readonly leaseUntil: Date | null) {
-    super('Another run of this payout batch is in progress');
-  }
 }
 
 /** Options of a batch job; `jobId` names the run (the batch id, or a resume of a lapsed lease). */
@@ -74,6 +64,7 @@ const ENQUEUE_TIMEOUT_MS = 2000;
  *  4. totals are summed from what carries the batch id, not from what the run meant to pay, so a run
  *     that crashed part-way is completed by the next run of the same batch with nothing lost or doubled.
  * Which vendors are paid at all is the vendor policy's answer (`isPayable`, vendors/vendor-policy.ts).
+ * This class decides and queues the batches (1); a run (2-4) is PayoutBatchRunner's.
  */
 @Injectable()
 export class PayoutEngine {
@@ -84,10 +75,9 @@ export class PayoutEngine {
     private readonly lineItems: LineItemsRepository,
     private readonly adjustments: PayoutAdjustmentsRepository,
     private readonly vendors: VendorsRepository,
-    private readonly summaries: OrderSummaryRefresher,
     private readonly clock: Clock,
-    private readonly options: PayoutEngineOptions,
     @InjectQueue(Queues.Payouts) private readonly queue: Queue,
+    private readonly runner: PayoutBatchRunner,
   ) {}
 
   /**
@@ -281,124 +271,12 @@ export class PayoutEngine {
     return withTimeout(work(), ENQUEUE_TIMEOUT_MS, 'the payout queue (Redis)');
   }
 
-  /**
-   * Runs (or resumes) one batch. `final`: no automatic retry follows, so a failure leaves the batch
-   * `failed` rather than `queued`.
-   */
-  async run(
+  /** Runs (or resumes) one batch now, in this process (PayoutBatchRunner). */
+  run(
     scope: ShopScope,
     batchId: string,
     opts: { final: boolean; onLineItems?: (done: number, total: number) => void },
   ): Promise<PayoutBatch> {
-    const batch = await this.batches.findById(scope, batchId);
-    if (!batch) throw new NotFoundError('Payout batch');
-    if (batch.status === 'completed') return batch;
-    const leaseId = randomUUID();
-    const leased = await this.batches.acquire(scope, batch._id, leaseId, this.clock.now(), this.leaseEnd());
-    if (!leased) {
-      const current = await this.batches.findById(scope, batch._id);
-      if (current?.status === 'completed') return current;
-      throw new BatchBusyError(current?.leaseUntil ?? null);
-    }
-    const id = String(batch._id);
-    const heartbeat = this.heartbeat(scope, batch._id, leaseId);
-    try {
-      const items = await this.lineItems.listPayable(scope, batch.vendorId, batch.cutoff);
-      const size = Math.max(1, this.options.chunkSize);
-      opts.onLineItems?.(0, items.length);
-      for (let i = 0; i < items.length; i += size) {
-        heartbeat.assertHeld();
-        await this.lineItems.markPaid(scope, items.slice(i, i + size), id, this.clock.now());
-        await this.keepLease(scope, batch._id, leaseId);
-        opts.onLineItems?.(Math.min(i + size, items.length), items.length);
-      }
-      heartbeat.assertHeld();
-      const adjustments = await this.adjustments.listPayable(scope, batch.vendorId, batch.cutoff);
-      await this.adjustments.markPaid(
-        scope,
-        adjustments.map((a) => a._id),
-        id,
-        this.clock.now(),
-      );
-      const { totals, orderIds } = await this.totals(scope, id);
-      // Orders' vendor payout status (order lists) follows the line items; idempotent, so a rerun redoes it.
-      await this.summaries.refresh(scope, orderIds);
-      const done = await this.batches.complete(scope, batch._id, leaseId, totals, this.clock.now());
-      if (!done) throw new Error('The run lost its lease before completing');
-      return done;
-    } catch (err) {
-      const errorId = randomUUID();
-      this.logger.error(
-        `payout batch ${id} run failed (errorId ${errorId}): ${(err as Error)?.stack ?? String(err)}`,
-      );
-      const reason =
-        err instanceof DomainError
-          ? err.message
-          : `The run stopped part-way (errorId ${errorId}); nothing is paid twice when it runs again`;
-      await this.batches.release(scope, batch._id, leaseId, reason, opts.final);
-      throw err;
-    } finally {
-      heartbeat.stop();
-    }
-  }
-
-  /**
-   * Renews the lease every third of its length while the run is alive (a slow chunk included), so
-   * only a dead run's lease lapses. A renewal that finds the lease taken over stops the run at the
-   * next chunk boundary; a renewal that fails (database unreachable) is simply tried again.
-   */
-  private heartbeat(scope: ShopScope, id: Types.ObjectId, leaseId: string) {
-    let lost = false;
-    const timer = setInterval(
-      () => {
-        this.batches
-          .renew(scope, id, leaseId, this.leaseEnd())
-          .then((held) => {
-            if (!held) lost = true;
-          })
-          .catch(() => undefined);
-      },
-      Math.max(250, Math.floor(this.options.leaseMs / 3)),
-    );
-    timer.unref();
-    return {
-      assertHeld: () => {
-        if (lost) throw new Error('The run lost its lease (another run took the batch over)');
-      },
-      stop: () => clearInterval(timer),
-    };
-  }
-
-  /** Σ of what carries the batch id: exact whatever happened to earlier runs. */
-  private async totals(
-    scope: ShopScope,
-    batchId: string,
-  ): Promise<{ totals: BatchTotals; orderIds: number[] }> {
-    const [items, adjustments] = await Promise.all([
-      this.lineItems.paidByBatch(scope, batchId),
-      this.adjustments.paidByBatch(scope, batchId),
-    ]);
-    const lineItemTotal = sumAmounts(items.map((li) => li.batchPaidAmount ?? 0));
-    const adjustmentTotal = sumAmounts(adjustments.map((a) => a.amount));
-    return {
-      totals: {
-        lineItemCount: items.length,
-        lineItemTotal,
-        adjustmentCount: adjustments.length,
-        adjustmentTotal,
-        total: sumAmounts([lineItemTotal, adjustmentTotal]),
-      },
-      orderIds: [...new Set(items.map((li) => li.orderId))],
-    };
-  }
-
-  private leaseEnd(): Date {
-    return new Date(this.clock.now().getTime() + this.options.leaseMs);
-  }
-
-  private async keepLease(scope: ShopScope, id: Types.ObjectId, leaseId: string): Promise<void> {
-    if (!(await this.batches.renew(scope, id, leaseId, this.leaseEnd()))) {
-      throw new Error('The run lost its lease (it ran longer than the lease without renewing)');
-    }
+    return this.runner.run(scope, batchId, opts);
   }
 }

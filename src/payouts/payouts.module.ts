@@ -7,6 +7,7 @@ import { PayoutBatch, PayoutBatchSchema } from './payout-batch.schema';
 import { PayoutBatchesRepository } from './payout-batches.repository';
 import { jobsConfig, JobsConfig } from '../config/configuration';
 import { DEFAULT_PAYOUT_ENGINE_OPTIONS, PayoutEngineOptions } from './payout-engine.options';
+import { PayoutBatchRunner } from './payout-batch-runner';
 import { PayoutEngine } from './payout-engine.service';
 import { PayoutsService } from './payouts.service';
 import { SystemPayoutBatchesRepository } from './system-payout-batches.repository';
@@ -29,6 +30,7 @@ import { VendorReportV1Controller } from './vendor-report.v1.controller';
   providers: [
     PayoutBatchesRepository,
     PayoutEngine,
+    PayoutBatchRunner,
     PayoutsService,
     VendorReportService,
     SystemPayoutBatchesRepository,

@@ -2,7 +2,8 @@ import { Processor } from '@nestjs/bull';
 import type { Job } from 'bull';
 import { shopScope } from '../common/tenancy';
 import { JobData, Jobs, OnJob, Queues } from '../queues/jobs';
-import { BatchBusyError, PayoutEngine } from './payout-engine.service';
+import { BatchBusyError } from './payout-batch-runner';
+import { PayoutEngine } from './payout-engine.service';
 
 /**
  * Rebuilds the scope from the job and runs the batch; a throw makes Bull retry with backoff. A
