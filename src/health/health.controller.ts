@@ -4,20 +4,23 @@ import type { FastifyReply } from 'fastify';
 import { HealthDto, ReadinessDto } from './health.dto';
 import { ReadinessService } from './readiness.service';
 
-@ApiTags('Health')
+@ApiTags('Operations')
 @Controller('health')
 export class HealthController {
   constructor(private readonly readiness: ReadinessService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Liveness: the process answers' })
+  @ApiOperation({ operationId: 'checkLiveness', summary: 'Liveness: the process answers' })
   @ApiOkResponse({ type: HealthDto })
   live(): HealthDto {
     return { status: 'ok' };
   }
 
   @Get('ready')
-  @ApiOperation({ summary: 'Readiness: MongoDB and Redis answer (checked on every call)' })
+  @ApiOperation({
+    operationId: 'checkReadiness',
+    summary: 'Readiness: MongoDB and Redis answer (checked on every call)',
+  })
   @ApiOkResponse({ type: ReadinessDto })
   @ApiServiceUnavailableResponse({ type: ReadinessDto })
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessDto> {

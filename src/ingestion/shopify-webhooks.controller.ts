@@ -15,6 +15,7 @@ export class ShopifyWebhooksController {
   @Post('shopify')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'receiveShopifyWebhook',
     summary: 'Receive a store-platform (Shopify-format) webhook',
     description:
       'Verifies `X-Shopify-Hmac-Sha256` (base64 HMAC-SHA256 of the raw body with the shop’s webhook secret), ' +

@@ -1,14 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Scope, V1Auth } from '../common/auth/auth.decorators';
 import type { Principal } from '../common/auth/principal';
-import { ApiV1Errors } from '../common/http/api-errors.decorator';
+import { ApiV1Errors, notFound, USER_CONFLICT } from '../common/http/api-errors.decorator';
 import type { ShopScope } from '../common/tenancy';
 import { CreateUserDto, ReplaceUserCredentialsDto } from './dto/user.dto';
 import { UserDto, UserListDto, UserMessageDto } from './dto/user-response.dto';
 import { UsersService } from './users.service';
-
-const USER_ID = { name: 'userId', example: '6740c7d3e4b0f15b3c9d0a31' };
+import { ObjectIdParam } from '../common/http/params';
 
 /** Vendor portal users (spec §4.4). Shop token only: a merchant token gets 403 here (it has /v2/users). */
 @ApiTags('Users')
@@ -20,6 +19,7 @@ export class UsersV1Controller {
   @Post()
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'createUser',
     summary: 'Create a vendor portal user',
     description:
       'vendorId must be a vendor of this shop (else 422); the email is lowercased and unique per shop (409). ' +
@@ -27,7 +27,7 @@ export class UsersV1Controller {
       'contains the password or its hash.',
   })
   @ApiOkResponse({ type: UserMessageDto })
-  @ApiV1Errors(400, 409, 422)
+  @ApiV1Errors(400, USER_CONFLICT, 422)
   create(
     @Scope() scope: ShopScope,
     @CurrentPrincipal() principal: Principal,
@@ -37,26 +37,26 @@ export class UsersV1Controller {
   }
 
   @Get()
-  @ApiOperation({ summary: 'Every portal user of the shop, newest first' })
+  @ApiOperation({ operationId: 'listUsers', summary: 'Every portal user of the shop, newest first' })
   @ApiOkResponse({ type: UserListDto })
   list(@Scope() scope: ShopScope): Promise<UserListDto> {
     return this.users.list(scope);
   }
 
   @Get(':userId')
-  @ApiOperation({ summary: 'One user (without the password)' })
-  @ApiParam(USER_ID)
+  @ApiOperation({ operationId: 'getUser', summary: 'One user (without the password)' })
+  @ObjectIdParam('userId', '6740c7d3e4b0f15b3c9d0a31', 'User id')
   @ApiOkResponse({ type: UserDto })
-  @ApiV1Errors(404)
+  @ApiV1Errors(notFound('User'))
   get(@Scope() scope: ShopScope, @Param('userId') userId: string): Promise<UserDto> {
     return this.users.get(scope, userId);
   }
 
   @Put(':userId')
-  @ApiOperation({ summary: 'Replace the email and password (both required)' })
-  @ApiParam(USER_ID)
+  @ApiOperation({ operationId: 'replaceUser', summary: 'Replace the email and password (both required)' })
+  @ObjectIdParam('userId', '6740c7d3e4b0f15b3c9d0a31', 'User id')
   @ApiOkResponse({ type: UserMessageDto })
-  @ApiV1Errors(400, 404, 409, 422)
+  @ApiV1Errors(400, notFound('User'), USER_CONFLICT, 422)
   async replace(
     @Scope() scope: ShopScope,
     @Param('userId') userId: string,

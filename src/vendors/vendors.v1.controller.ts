@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Scope, V1Auth } from '../common/auth/auth.decorators';
-import { ApiV1Errors } from '../common/http/api-errors.decorator';
+import { ApiV1Errors, notFound, VENDOR_CONFLICT } from '../common/http/api-errors.decorator';
 import { lenientBody } from '../common/http/validation';
 import type { ShopScope } from '../common/tenancy';
 import {
@@ -15,8 +15,7 @@ import { VendorMessageDto, VendorReadDto } from './dto/vendor-response.dto';
 import { ProfileEntriesPipe } from './profile-entries.pipe';
 import { VendorUsersService } from './vendor-users.service';
 import { VendorsService } from './vendors.service';
-
-const VENDOR_ID = { name: 'vendorId', example: '6740c1a2e4b0f15b3c9d0a21' };
+import { ObjectIdParam } from '../common/http/params';
 
 @ApiTags('Vendors')
 @V1Auth('shop')
@@ -30,20 +29,24 @@ export class VendorsV1Controller {
   @Post()
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'createVendor',
     summary: 'Create a vendor',
     description: 'The name is stored trimmed and lowercased and is unique per shop in any letter case (409).',
   })
   @ApiOkResponse({ type: VendorMessageDto })
-  @ApiV1Errors(400, 409, 422)
+  @ApiV1Errors(400, VENDOR_CONFLICT, 422)
   async create(@Scope() scope: ShopScope, @Body() body: CreateVendorDto): Promise<VendorMessageDto> {
     return { message: 'Vendor created', vendor: await this.vendors.create(scope, body) };
   }
 
   @Get(':vendorId')
-  @ApiOperation({ summary: 'One vendor with its profile (and its users with users=true)' })
-  @ApiParam(VENDOR_ID)
+  @ApiOperation({
+    operationId: 'getVendor',
+    summary: 'One vendor with its profile (and its users with users=true)',
+  })
+  @ObjectIdParam('vendorId', '6740c1a2e4b0f15b3c9d0a21', 'Vendor id')
   @ApiOkResponse({ type: VendorReadDto })
-  @ApiV1Errors(404, 422)
+  @ApiV1Errors(notFound('Vendor'), 422)
   read(
     @Scope() scope: ShopScope,
     @Param('vendorId') vendorId: string,
@@ -54,12 +57,13 @@ export class VendorsV1Controller {
 
   @Put(':vendorId')
   @ApiOperation({
+    operationId: 'updateVendor',
     summary: 'Change name and/or commission (only the given fields)',
     description: 'A rename onto an existing name is a 409.',
   })
-  @ApiParam(VENDOR_ID)
+  @ObjectIdParam('vendorId', '6740c1a2e4b0f15b3c9d0a21', 'Vendor id')
   @ApiOkResponse({ type: VendorMessageDto })
-  @ApiV1Errors(400, 404, 409, 422)
+  @ApiV1Errors(400, notFound('Vendor'), VENDOR_CONFLICT, 422)
   async update(
     @Scope() scope: ShopScope,
     @Param('vendorId') vendorId: string,
@@ -70,13 +74,14 @@ export class VendorsV1Controller {
 
   @Put(':vendorId/address')
   @ApiOperation({
+    operationId: 'setVendorAddress',
     summary: 'Set address fields (only the given ones; null clears one)',
     description: 'Unknown keys are ignored.',
   })
-  @ApiParam(VENDOR_ID)
+  @ObjectIdParam('vendorId', '6740c1a2e4b0f15b3c9d0a21', 'Vendor id')
   @ApiBody({ type: VendorAddressDto })
   @ApiOkResponse({ type: VendorMessageDto })
-  @ApiV1Errors(400, 404, 422)
+  @ApiV1Errors(400, notFound('Vendor'), 422)
   async setAddress(
     @Scope() scope: ShopScope,
     @Param('vendorId') vendorId: string,
@@ -90,16 +95,17 @@ export class VendorsV1Controller {
 
   @Put(':vendorId/profile')
   @ApiOperation({
+    operationId: 'setVendorProfile',
     summary: 'Set profile entries',
     description:
       "The body is an array of {field, value}. Each field must be one of the shop's profile fields " +
       '(GET /v1/shop/profile); a value is a string, number or boolean, never an object. Entries of ' +
       'fields not in the body keep their values; the last entry of a repeated field wins.',
   })
-  @ApiParam(VENDOR_ID)
+  @ObjectIdParam('vendorId', '6740c1a2e4b0f15b3c9d0a21', 'Vendor id')
   @ApiBody({ type: [ProfileEntryDto] })
   @ApiOkResponse({ type: VendorMessageDto })
-  @ApiV1Errors(400, 404, 422)
+  @ApiV1Errors(400, notFound('Vendor'), 422)
   async setProfile(
     @Scope() scope: ShopScope,
     @Param('vendorId') vendorId: string,

@@ -45,7 +45,11 @@ export class CreatePayoutAdjustmentDto {
   @IsIn(ADJUSTMENT_TYPES)
   type!: AdjustmentType;
 
-  @ApiPropertyOptional({ maxLength: 2000, default: '', example: 'Return shipping for order #1042' })
+  @ApiPropertyOptional({
+    maxLength: 2000,
+    description: 'Free text for the vendor and the shop; omitted: an empty string',
+    example: 'Return shipping for order #1042',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(2000)
@@ -94,7 +98,14 @@ export class UpdatePayoutAdjustmentDto {
 }
 
 export class PayoutAdjustmentListQueryDto {
-  @ApiPropertyOptional({ minimum: 1, default: 1, example: 1 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: 1_000_000,
+    default: 1,
+    description: 'Page number (default 1)',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -102,7 +113,14 @@ export class PayoutAdjustmentListQueryDto {
   @Max(1_000_000)
   page: number = 1;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20, example: 20 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: 100,
+    default: 20,
+    description: 'Page size (1–100, default 20)',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -110,17 +128,17 @@ export class PayoutAdjustmentListQueryDto {
   @Max(100)
   limit: number = 20;
 
-  @ApiPropertyOptional({ pattern: '^[0-9a-fA-F]{24}$', example: '6740b9f1c2a4e15b3c9d0a21' })
+  @ApiPropertyOptional({ description: 'Only this vendor: its `_id`', pattern: '^[0-9a-fA-F]{24}$', minLength: 24, maxLength: 24 })
   @IsOptional()
   @IsMongoId()
   vendorId?: string;
 
-  @ApiPropertyOptional({ enum: ADJUSTMENT_STATUSES, example: 'UNPAID' })
+  @ApiPropertyOptional({ enum: ADJUSTMENT_STATUSES, description: 'Only adjustments in this status' })
   @IsOptional()
   @IsIn(ADJUSTMENT_STATUSES)
   status?: AdjustmentStatus;
 
-  @ApiPropertyOptional({ enum: ADJUSTMENT_TYPES, example: 'DEDUCTION' })
+  @ApiPropertyOptional({ enum: ADJUSTMENT_TYPES, description: 'Only adjustments of this type' })
   @IsOptional()
   @IsIn(ADJUSTMENT_TYPES)
   type?: AdjustmentType;

@@ -8,20 +8,39 @@ import {
 import { ApiForbiddenResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { shopScope, ShopScope } from '../tenancy';
-import { V1ErrorDto, V2ErrorDto } from '../http/error.dto';
+import { errorExample, V1ErrorDto, V2ErrorDto } from '../http/error.dto';
 import type { CredentialKind, Principal } from './principal';
 import { AccessTokenGuard, CredentialKindGuard, CREDENTIAL_KINDS } from './auth.guards';
 
-export const ACCESS_TOKEN_SCHEME = 'x-access-token';
+/**
+ * One OpenAPI security scheme per credential kind, all on the same `x-access-token` header: an
+ * operation lists the kinds it accepts, and Swagger UI sends the token authorised for one of them.
+ */
+export const SECURITY_SCHEMES: Record<CredentialKind, string> = {
+  shop: 'shopToken',
+  merchant: 'merchantToken',
+  vendor: 'vendorToken',
+};
 
 function authDecorators(api: 'v1' | 'v2', kinds: CredentialKind[]) {
   const type = api === 'v1' ? V1ErrorDto : V2ErrorDto;
+  // The wrong-kind answer, for the first kind this endpoint refuses (as CredentialKindGuard words it).
+  const refused = (['merchant', 'vendor', 'shop'] as const).find((k) => !kinds.includes(k));
+  const forbidden = `A ${refused ?? 'different'} token cannot be used on this endpoint; it needs a ${kinds.join(' or ')} token`;
   return applyDecorators(
     SetMetadata(CREDENTIAL_KINDS, kinds),
     UseGuards(AccessTokenGuard, CredentialKindGuard),
-    ApiSecurity(ACCESS_TOKEN_SCHEME),
-    ApiUnauthorizedResponse({ description: 'Missing, malformed, expired or revoked token', type }),
-    ApiForbiddenResponse({ description: `Only ${kinds.join(' or ')} tokens may call this endpoint`, type }),
+    ...kinds.map((kind) => ApiSecurity(SECURITY_SCHEMES[kind])),
+    ApiUnauthorizedResponse({
+      description: 'Missing, malformed, expired or revoked token',
+      type,
+      example: errorExample(api, 401, 'Missing x-access-token header'),
+    }),
+    ApiForbiddenResponse({
+      description: `Only ${kinds.join(' or ')} tokens may call this endpoint`,
+      type,
+      example: errorExample(api, 403, forbidden),
+    }),
   );
 }
 

@@ -72,7 +72,7 @@ export class FulfillmentResultsDto {
 }
 
 export class FulfillmentListQueryDto extends VendorDayRangeQueryDto {
-  @ApiPropertyOptional({ enum: FULFILLMENT_FILTERS, example: 'fulfilled' })
+  @ApiPropertyOptional({ enum: FULFILLMENT_FILTERS, description: 'Fulfillment status of the line' })
   @IsOptional()
   @IsIn(FULFILLMENT_FILTERS)
   fulfillment?: FulfillmentFilter;
@@ -82,7 +82,6 @@ export class FulfillmentListQueryDto extends VendorDayRangeQueryDto {
       'Shipment status from the store platform, e.g. in_transit, out_for_delivery, delivered, failure',
     minLength: 1,
     maxLength: 64,
-    example: 'in_transit',
   })
   @IsOptional()
   @IsString()

@@ -30,12 +30,12 @@ export class CreatePayoutBatchesDto {
 }
 
 export class PayoutBatchListQueryDto extends OffsetPageQueryDto {
-  @ApiPropertyOptional({ pattern: '^[0-9a-fA-F]{24}$', example: '6740b9f1c2a4e15b3c9d0a21' })
+  @ApiPropertyOptional({ description: 'Only this vendor: its `_id`', pattern: '^[0-9a-fA-F]{24}$', minLength: 24, maxLength: 24 })
   @IsOptional()
   @IsMongoId()
   vendorId?: string;
 
-  @ApiPropertyOptional({ enum: BATCH_STATUSES, example: 'completed' })
+  @ApiPropertyOptional({ enum: BATCH_STATUSES, description: 'Only batches in this status' })
   @IsOptional()
   @IsIn(BATCH_STATUSES)
   status?: BatchStatus;

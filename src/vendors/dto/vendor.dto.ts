@@ -189,7 +189,6 @@ export class VendorReadQueryDto {
   @ApiPropertyOptional({
     enum: ['true', 'false'],
     description: "`true` adds the vendor's portal users (never their passwords) to the record",
-    example: 'true',
   })
   @IsOptional()
   @IsIn(['true', 'false'])
@@ -199,8 +198,7 @@ export class VendorReadQueryDto {
 export class VendorListQueryDto extends CursorPageQueryDto {
   @ApiPropertyOptional({
     enum: ['true', 'false'],
-    description: 'Only active (true) or inactive (false) vendors',
-    example: 'true',
+    description: 'Only active (true) or inactive (false) vendors; unset: both',
   })
   @IsOptional()
   @IsIn(['true', 'false'])
