@@ -48,9 +48,7 @@ function defaultExample(api: Api, status: number, operation: Operation, doc: Ope
     case 400:
       return example('Malformed JSON body');
     case 401:
-      return example(
-        operation.op.security?.length ? 'Missing x-access-token header' : 'Invalid credentials',
-      );
+      return example(operation.op.security?.length ? 'Missing x-access-token header' : 'Invalid credentials');
     case 403:
       return example('This credential is not allowed to use this endpoint');
     case 404:
@@ -66,7 +64,10 @@ function defaultExample(api: Api, status: number, operation: Operation, doc: Ope
       return api === 'v1' ? example(message) : example(message, { fields: { [field]: [message] } });
     }
     case 429:
-      return example('Too many attempts; try again later', api === 'v2' ? { retryAfterSeconds: 42 } : undefined);
+      return example(
+        'Too many attempts; try again later',
+        api === 'v2' ? { retryAfterSeconds: 42 } : undefined,
+      );
     case 503:
       return example('The service is temporarily unavailable; retry shortly');
     default:
@@ -88,7 +89,10 @@ export function documentErrors(doc: OpenAPIObject, api: Api): void {
     for (const [code, response] of Object.entries(responses)) {
       const status = Number(code);
       const media = response.content?.['application/json'];
-      if (status < 400 || !media || media.example !== undefined || media.examples) continue;
+      const schema = (media?.schema as { $ref?: string } | undefined)?.$ref ?? '';
+      // Error bodies only: health's 503 answers its own readiness document.
+      if (status < 400 || !media || !/(Error|Conflict)Dto$/.test(schema)) continue;
+      if (media.example !== undefined || media.examples) continue;
       media.example = defaultExample(api, status, operation, doc);
     }
   }

@@ -36,7 +36,8 @@ export function settleOperationIds(doc: OpenAPIObject): void {
     const extensions = op as unknown as Record<string, unknown>;
     const byPath = extensions[ALIAS_IDS] as Record<string, string> | undefined;
     if (byPath) {
-      if (!byPath[path]) problems.push(`${method.toUpperCase()} ${path}: no id for this path in ${ALIAS_IDS}`);
+      if (!byPath[path])
+        problems.push(`${method.toUpperCase()} ${path}: no id for this path in ${ALIAS_IDS}`);
       op.operationId = byPath[path];
       delete extensions[ALIAS_IDS];
     }
@@ -47,7 +48,9 @@ export function settleOperationIds(doc: OpenAPIObject): void {
     seen.set(id, where);
   }
   if (problems.length) {
-    throw new Error(`OpenAPI operationIds (set them with @ApiOperation({ operationId })):\n  ${problems.join('\n  ')}`);
+    throw new Error(
+      `OpenAPI operationIds (set them with @ApiOperation({ operationId })):\n  ${problems.join('\n  ')}`,
+    );
   }
 }
 

@@ -7,6 +7,7 @@ import { V1ServerErrorDto, V2ServerErrorDto } from '../common/http/error.dto';
 import { HttpConfig, httpConfig } from '../config/configuration';
 import { documentErrors } from './error-responses';
 import { markPublicOperations, operationsOf, settleOperationIds } from './operations';
+import { documentResponseHeaders } from './response-headers';
 import { orderedTags } from './tags';
 
 const V1_DESCRIPTION = `Marketplace administration API, generation 1.
@@ -34,7 +35,10 @@ function base(title: string, version: string, description: string): OpenAPIObjec
     .setVersion(version)
     .setDescription(description)
     .setLicense('Proprietary', '');
-  for (const [kind, scheme] of Object.entries(SECURITY_SCHEMES) as [keyof typeof SECURITY_SCHEMES, string][]) {
+  for (const [kind, scheme] of Object.entries(SECURITY_SCHEMES) as [
+    keyof typeof SECURITY_SCHEMES,
+    string,
+  ][]) {
     builder.addApiKey(
       {
         type: 'apiKey',
@@ -58,7 +62,8 @@ export function documentServers(publicUrl: string | undefined): ServerObject[] {
   const servers: ServerObject[] = [
     { url: '/', description: 'This deployment, relative to the document (local, staging or production)' },
   ];
-  if (publicUrl) servers.push({ url: publicUrl, description: 'Public address of this deployment (PUBLIC_URL)' });
+  if (publicUrl)
+    servers.push({ url: publicUrl, description: 'Public address of this deployment (PUBLIC_URL)' });
   return servers.map((s) => ({ ...s, 'x-internal': false }) as ServerObject);
 }
 
@@ -99,13 +104,16 @@ function subset(
   settleOperationIds(doc);
   markPublicOperations(doc);
   documentErrors(doc, api);
+  documentResponseHeaders(doc);
   const used = referencedSchemas(doc);
   const schemas = Object.fromEntries(
     Object.entries(full.components?.schemas ?? {})
       .filter(([name]) => used.has(name))
       .sort(([a], [b]) => a.localeCompare(b)),
   );
-  const schemesUsed = new Set(operationsOf(doc).flatMap(({ op }) => (op.security ?? []).flatMap(Object.keys)));
+  const schemesUsed = new Set(
+    operationsOf(doc).flatMap(({ op }) => (op.security ?? []).flatMap(Object.keys)),
+  );
   const securitySchemes = Object.fromEntries(
     Object.entries(head.components?.securitySchemes ?? {}).filter(([name]) => schemesUsed.has(name)),
   );

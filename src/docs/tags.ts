@@ -34,7 +34,8 @@ export const TAGS: TagObject[] = [
   },
   {
     name: 'Users',
-    description: 'Vendor portal users: they sign in at `POST /v2/vendor/authenticate` and see their own orders.',
+    description:
+      'Vendor portal users: they sign in at `POST /v2/vendor/authenticate` and see their own orders.',
   },
   {
     name: 'Commissions',
@@ -96,6 +97,7 @@ export const TAGS: TagObject[] = [
 /** The tags `used` by a document's operations, in workflow order; throws on a tag not listed above. */
 export function orderedTags(used: Set<string>): TagObject[] {
   const unknown = [...used].filter((name) => !TAGS.some((t) => t.name === name));
-  if (unknown.length) throw new Error(`OpenAPI tags without a description in src/docs/tags.ts: ${unknown.join(', ')}`);
+  if (unknown.length)
+    throw new Error(`OpenAPI tags without a description in src/docs/tags.ts: ${unknown.join(', ')}`);
   return TAGS.filter((t) => used.has(t.name));
 }

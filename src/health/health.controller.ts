@@ -22,7 +22,16 @@ export class HealthController {
     summary: 'Readiness: MongoDB and Redis answer (checked on every call)',
   })
   @ApiOkResponse({ type: ReadinessDto })
-  @ApiServiceUnavailableResponse({ type: ReadinessDto })
+  @ApiServiceUnavailableResponse({
+    description: 'MongoDB or Redis does not answer (or the process is shutting down)',
+    type: ReadinessDto,
+    example: {
+      status: 'error',
+      info: { redis: { status: 'up' } },
+      error: { mongodb: { status: 'down', message: 'timeout' } },
+      details: { mongodb: { status: 'down', message: 'timeout' }, redis: { status: 'up' } },
+    },
+  })
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessDto> {
     const result = await this.readiness.check();
     if (result.status !== 'ok') void reply.status(503);

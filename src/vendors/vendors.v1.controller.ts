@@ -1,11 +1,19 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import { Scope, V1Auth } from '../common/auth/auth.decorators';
 import { ApiV1Errors, notFound, VENDOR_CONFLICT } from '../common/http/api-errors.decorator';
 import { lenientBody } from '../common/http/validation';
 import type { ShopScope } from '../common/tenancy';
 import {
   CreateVendorDto,
+  PROFILE_ENTRIES_MAX,
   ProfileEntryDto,
   UpdateVendorDto,
   VendorAddressDto,
@@ -18,6 +26,7 @@ import { VendorsService } from './vendors.service';
 import { ObjectIdParam } from '../common/http/params';
 
 @ApiTags('Vendors')
+@ApiExtraModels(ProfileEntryDto)
 @V1Auth('shop')
 @Controller('v1/vendors')
 export class VendorsV1Controller {
@@ -103,7 +112,9 @@ export class VendorsV1Controller {
       'fields not in the body keep their values; the last entry of a repeated field wins.',
   })
   @ObjectIdParam('vendorId', '6740c1a2e4b0f15b3c9d0a21', 'Vendor id')
-  @ApiBody({ type: [ProfileEntryDto] })
+  @ApiBody({
+    schema: { type: 'array', maxItems: PROFILE_ENTRIES_MAX, items: { $ref: getSchemaPath(ProfileEntryDto) } },
+  })
   @ApiOkResponse({ type: VendorMessageDto })
   @ApiV1Errors(400, notFound('Vendor'), 422)
   async setProfile(

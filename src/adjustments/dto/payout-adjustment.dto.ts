@@ -21,10 +21,14 @@ import {
 } from '../payout-adjustment.schema';
 
 export const MAX_ADJUSTMENT_AMOUNT = 1_000_000_000;
+/** Room for any ISO 8601 date-time a person writes (`2026-11-20T12:00:00.000+05:30` is 29). */
+const ISO_DATE_TIME_MAX = 64;
 
 export class CreatePayoutAdjustmentDto {
   @ApiProperty({
     pattern: '^[0-9a-fA-F]{24}$',
+    minLength: 24,
+    maxLength: 24,
     description: 'A vendor of this shop',
     example: '6740b9f1c2a4e15b3c9d0a21',
   })
@@ -58,11 +62,13 @@ export class CreatePayoutAdjustmentDto {
   @ApiPropertyOptional({
     type: String,
     format: 'date-time',
-    description: 'The date the adjustment applies to (decides its payout period); default: now',
+    maxLength: ISO_DATE_TIME_MAX,
+    description: 'The date the adjustment applies to (decides its payout period); omitted: now',
     example: '2026-11-20T12:00:00.000Z',
   })
   @IsOptional()
   @IsISO8601({ strict: true })
+  @MaxLength(ISO_DATE_TIME_MAX)
   customItemDate?: string;
 }
 
@@ -91,9 +97,15 @@ export class UpdatePayoutAdjustmentDto {
   @MaxLength(2000)
   comments?: string;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', example: '2026-11-21T00:00:00.000Z' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    maxLength: ISO_DATE_TIME_MAX,
+    example: '2026-11-21T00:00:00.000Z',
+  })
   @IsOptional()
   @IsISO8601({ strict: true })
+  @MaxLength(ISO_DATE_TIME_MAX)
   customItemDate?: string;
 }
 
@@ -128,7 +140,12 @@ export class PayoutAdjustmentListQueryDto {
   @Max(100)
   limit: number = 20;
 
-  @ApiPropertyOptional({ description: 'Only this vendor: its `_id`', pattern: '^[0-9a-fA-F]{24}$', minLength: 24, maxLength: 24 })
+  @ApiPropertyOptional({
+    description: 'Only this vendor: its `_id`',
+    pattern: '^[0-9a-fA-F]{24}$',
+    minLength: 24,
+    maxLength: 24,
+  })
   @IsOptional()
   @IsMongoId()
   vendorId?: string;

@@ -44,7 +44,8 @@ export class CreateFulfillmentDto {
   trackingUrl!: string;
 
   @ApiProperty({
-    type: [String],
+    type: 'array',
+    items: { type: 'string', maxLength: 64 },
     minItems: 1,
     maxItems: MAX_LINE_ITEMS_PER_FULFILLMENT,
     description: 'Calculated line item ids (`_id`); each gets its own result entry',
@@ -54,6 +55,7 @@ export class CreateFulfillmentDto {
   @ArrayNotEmpty()
   @ArrayMaxSize(MAX_LINE_ITEMS_PER_FULFILLMENT)
   @IsString({ each: true })
+  @MaxLength(64, { each: true })
   lineItemsToFulfill!: string[];
 }
 
