@@ -5,7 +5,9 @@ import { OffsetPageQueryDto } from '../../common/pagination';
 export class ProductsQueryDto extends OffsetPageQueryDto {
   @ApiPropertyOptional({
     description: "Only this vendor's products (matched by vendor name): its `_id`, 24 hexadecimal characters",
-    pattern: '^[0-9a-fA-F]{24}$', minLength: 24, maxLength: 24,
+    pattern: '^[0-9a-fA-F]{24}$',
+    minLength: 24,
+    maxLength: 24,
   })
   @IsOptional()
   @IsMongoId()
