@@ -15,6 +15,10 @@ fi
 
 export MONGODB_URI=${MONGODB_URI:-mongodb://127.0.0.1:27017/marketplace_contract}
 export PORT=${CONTRACT_PORT:-$((20000 + RANDOM % 20000))}
+# Schemathesis sends thousands of requests on one token: the per-credential limits (100/min by
+# default) would answer most of them 429 and leave the operations untested.
+export RATE_LIMIT_SHOP_PER_MINUTE=10000000 RATE_LIMIT_MERCHANT_PER_MINUTE=10000000 RATE_LIMIT_VENDOR_PER_MINUTE=10000000
+export RATE_LIMIT_SIGN_IN_PER_ADDRESS=10000000 RATE_LIMIT_SIGN_IN_PER_SHOP=10000000
 export HOST=127.0.0.1 LOG_LEVEL=${CONTRACT_LOG_LEVEL:-warn} LOG_FORMAT=json METRICS_PORT=${METRICS_PORT:-0}
 BASE=http://127.0.0.1:$PORT
 mkdir -p .data/reports

@@ -26,6 +26,12 @@ const env = {
   HOST: '127.0.0.1',
   METRICS_PORT: '0',
   LOG_LEVEL: process.env.SOAK_LOG_LEVEL || 'warn',
+  // A load generator sends far more than the per-credential limit (100/min by default) on one token.
+  RATE_LIMIT_SHOP_PER_MINUTE: '10000000',
+  RATE_LIMIT_MERCHANT_PER_MINUTE: '10000000',
+  RATE_LIMIT_VENDOR_PER_MINUTE: '10000000',
+  RATE_LIMIT_SIGN_IN_PER_ADDRESS: '10000000',
+  RATE_LIMIT_SIGN_IN_PER_SHOP: '10000000',
 };
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

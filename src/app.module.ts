@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { AdjustmentsModule } from './adjustments/adjustments.module';
+import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { CommissionsModule } from './commissions/commissions.module';
 import { CommonModule } from './common/common.module';
@@ -9,6 +10,7 @@ import { ProcessRole, ProcessRoleInfo, queueProcessorsFor } from './config/proce
 import { DatabaseModule } from './database/database.module';
 import { FulfillmentsModule } from './fulfillments/fulfillments.module';
 import { HealthModule } from './health/health.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { IngestionModule } from './ingestion/ingestion.module';
 import { JobsModule } from './jobs/jobs.module';
 import { LineItemsModule } from './line-items/line-items.module';
@@ -20,16 +22,26 @@ import { ProcessorsModule } from './processors.module';
 import { ProductsModule } from './products/products.module';
 import { QueuesModule } from './queues/queues.module';
 import { RedisModule } from './redis/redis.module';
+import { RateLimitsModule } from './common/rate-limits/rate-limits.module';
 import { ShopsModule } from './shops/shops.module';
 import { UsersModule } from './users/users.module';
 import { UserVendorsModule } from './vendors/user-vendors.module';
 import { VendorsModule } from './vendors/vendors.module';
 
 /** Infrastructure shared by the HTTP app, the worker and the CLI. */
-export const CORE_MODULES = [ConfigModule, CommonModule, DatabaseModule, RedisModule, QueuesModule];
+export const CORE_MODULES = [
+  ConfigModule,
+  CommonModule,
+  DatabaseModule,
+  RedisModule,
+  QueuesModule,
+  RateLimitsModule,
+];
 
 /** Feature modules, in the order of the layout in DESIGN §2. */
 export const FEATURE_MODULES = [
+  AuditModule,
+  IdempotencyModule,
   AuthModule,
   ShopsModule,
   MerchantKeysModule,

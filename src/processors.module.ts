@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AuditMaintenanceProcessor } from './audit/audit-maintenance.processor';
+import { IdempotencyMaintenanceProcessor } from './idempotency/idempotency-maintenance.processor';
 import { IngestionModule } from './ingestion/ingestion.module';
 import { InboxMaintenanceProcessor } from './ingestion/inbox-maintenance.processor';
 import { IngestionProcessor } from './ingestion/ingestion.processor';
@@ -24,6 +26,8 @@ import { PayoutsProcessor } from './payouts/payouts.processor';
     PayoutsProcessor,
     PayoutMaintenanceProcessor,
     JobsMaintenanceProcessor,
+    AuditMaintenanceProcessor,
+    IdempotencyMaintenanceProcessor,
   ],
 })
 export class ProcessorsModule {}

@@ -1,5 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types } from 'mongoose';
+import { auditOutboxPlugin } from '../audit/audit-outbox';
 
 export const ADJUSTMENT_TYPES = ['ADDITION', 'DEDUCTION'] as const;
 export type AdjustmentType = (typeof ADJUSTMENT_TYPES)[number];
@@ -58,6 +59,7 @@ export class PayoutAdjustment {
 }
 
 export const PayoutAdjustmentSchema = SchemaFactory.createForClass(PayoutAdjustment);
+PayoutAdjustmentSchema.plugin(auditOutboxPlugin);
 PayoutAdjustmentSchema.index({ shopId: 1, customId: 1 }, { unique: true });
 // GET /v2/payout-adjustments (status and type sent as `$in` over every value when not filtered;
 // the customItemDate range follows the sort keys)

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
+import { ModelOutbox, outboxOnInsert, withOutbox } from '../audit/audit-outbox';
+import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { valueOrAny } from '../database/query-filters';
 import { upsertReturningDocument } from '../database/upsert';
@@ -35,12 +37,15 @@ export interface PayableAdjustment {
 @Injectable()
 export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustment> {
   protected override readonly vendorField = 'vendorId';
+  /** The audit outbox of adjustment documents (AuditTrail.commit). */
+  readonly outbox: ModelOutbox;
 
   constructor(
     @InjectModel(PayoutAdjustment.name) model: Model<PayoutAdjustment>,
     @InjectModel(PayoutAdjustmentSequence.name) private readonly sequences: Model<PayoutAdjustmentSequence>,
   ) {
     super(model);
+    this.outbox = new ModelOutbox(model);
   }
 
   /** The next number of the shop's adjustment sequence (atomic; one `_id` read-modify-write). */
@@ -62,11 +67,14 @@ export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustme
     scope: ShopScope,
     data: Pick<
       PayoutAdjustment,
-      'vendorId' | 'vendorName' | 'amount' | 'type' | 'customId' | 'comments' | 'customItemDate'
+      '_id' | 'vendorId' | 'vendorName' | 'amount' | 'type' | 'customId' | 'comments' | 'customItemDate'
     >,
+    stamp: AuditStamp | null = null,
+    event: AuditRecord | null = null,
   ): Promise<PayoutAdjustment> {
     const doc = await this.model.create({
       ...data,
+      ...(stamp && event ? outboxOnInsert(stamp, event) : {}),
       status: 'UNPAID',
       batchId: UNPAID_BATCH_ID,
       paidAt: null,
@@ -99,9 +107,15 @@ export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustme
     scope: ShopScope,
     id: Types.ObjectId,
     changes: AdjustmentChanges,
+    stamp: AuditStamp | null = null,
+    event: AuditRecord | null = null,
   ): Promise<PayoutAdjustment | null> {
     return this.model
-      .findOneAndUpdate(this.scoped(scope, { _id: id, status: 'UNPAID' }), { $set: changes }, { new: true })
+      .findOneAndUpdate(
+        this.scoped(scope, { _id: id, status: 'UNPAID' }),
+        withOutbox({ $set: changes }, stamp, event),
+        { new: true },
+      )
       .lean<PayoutAdjustment>()
       .exec();
   }

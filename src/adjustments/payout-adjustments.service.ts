@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { Types } from 'mongoose';
+import { AuditTrail } from '../audit/audit-trail.service';
 import { Clock } from '../common/clock/clock';
 import { AdjustmentPaidError, NotFoundError, ValidationError } from '../common/errors';
 import { ShopScope, toObjectId } from '../common/tenancy';
@@ -29,6 +31,7 @@ export class PayoutAdjustmentsService {
     private readonly adjustments: PayoutAdjustmentsRepository,
     private readonly vendors: VendorsRepository,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail,
   ) {}
 
   async create(scope: ShopScope, body: CreatePayoutAdjustmentDto): Promise<PayoutAdjustmentDto> {
@@ -39,7 +42,8 @@ export class PayoutAdjustmentsService {
       });
     }
     const seq = await this.adjustments.nextSequence(scope);
-    const created = await this.adjustments.create(scope, {
+    const data = {
+      _id: new Types.ObjectId(),
       vendorId: vendor._id,
       vendorName: vendor.vendorName,
       amount: signedAmount(body.type, body.amount),
@@ -47,7 +51,14 @@ export class PayoutAdjustmentsService {
       customId: formatCustomId(seq),
       comments: body.comments ?? '',
       customItemDate: body.customItemDate ? new Date(body.customItemDate) : this.clock.now(),
+    };
+    const stamp = this.audit.begin();
+    const event = this.audit.created(scope, stamp, 'payout_adjustment.create', resource(data._id), {
+      ...auditView(data),
+      status: 'UNPAID',
     });
+    const created = await this.adjustments.create(scope, data, stamp, event);
+    await this.audit.commit(scope, this.adjustments.outbox, stamp, [event], 'all');
     return toPayoutAdjustmentResponse(created);
   }
 
@@ -80,15 +91,40 @@ export class PayoutAdjustmentsService {
     }
     if (body.comments !== undefined) changes.comments = body.comments;
     if (body.customItemDate !== undefined) changes.customItemDate = new Date(body.customItemDate);
-    const updated = await this.adjustments.updateUnpaid(scope, current._id, changes);
+    const stamp = this.audit.begin();
+    const before = auditView(current);
+    const event = this.audit.changed(
+      scope,
+      stamp,
+      'payout_adjustment.update',
+      resource(current._id),
+      before,
+      {
+        ...before,
+        ...changes,
+      },
+    );
+    const updated = await this.adjustments.updateUnpaid(scope, current._id, changes, stamp, event);
     if (!updated) throw await this.whyUnchanged(scope, id);
+    await this.audit.commit(scope, this.adjustments.outbox, stamp, [event], [updated._id]);
     return toPayoutAdjustmentResponse(updated);
   }
 
   async remove(scope: ShopScope, id: string): Promise<DeletedPayoutAdjustmentDto> {
     const current = await this.load(scope, id);
     if (current.status === 'PAID') throw new AdjustmentPaidError();
-    if (!(await this.adjustments.deleteUnpaid(scope, current._id))) throw await this.whyUnchanged(scope, id);
+    // The document (and its outbox) goes: the deletion event is stored as pending first.
+    const pending = await this.audit.intendDelete(
+      scope,
+      this.audit.begin(),
+      'payout_adjustment.delete',
+      resource(current._id),
+      { ...auditView(current), status: current.status },
+      'payout_adjustments',
+    );
+    const deleted = await this.adjustments.deleteUnpaid(scope, current._id);
+    await this.audit.finishDelete(scope, pending, deleted);
+    if (!deleted) throw await this.whyUnchanged(scope, id);
     return { _id: String(current._id), deleted: true };
   }
 
@@ -103,4 +139,22 @@ export class PayoutAdjustmentsService {
     const now = await this.adjustments.findById(scope, id);
     return now?.status === 'PAID' ? new AdjustmentPaidError() : new NotFoundError('Payout adjustment');
   }
+}
+
+function resource(id: Types.ObjectId): { type: 'payout_adjustment'; id: Types.ObjectId } {
+  return { type: 'payout_adjustment', id };
+}
+
+/** What the audit trail compares of an adjustment. */
+function auditView(
+  a: Pick<PayoutAdjustment, 'vendorId' | 'amount' | 'type' | 'customId' | 'comments' | 'customItemDate'>,
+): Record<string, unknown> {
+  return {
+    vendorId: a.vendorId,
+    amount: a.amount,
+    type: a.type,
+    customId: a.customId,
+    comments: a.comments,
+    customItemDate: a.customItemDate,
+  };
 }

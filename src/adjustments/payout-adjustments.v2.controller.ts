@@ -17,6 +17,7 @@ import {
 } from './dto/payout-adjustment.dto';
 import { PayoutAdjustmentsService } from './payout-adjustments.service';
 import { ObjectIdParam } from '../common/http/params';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const PAID_409 = ApiV2Errors({
   status: 409,
@@ -41,6 +42,7 @@ export class PayoutAdjustmentsV2Controller {
       '`batchId`, `customId` and `shopId` are set by the server and refused in the body (422).',
   })
   @ApiCreatedResponse({ type: PayoutAdjustmentEnvelopeDto })
+  @Idempotent('v2')
   @ApiV2Errors(400, 422)
   async create(
     @Scope() scope: ShopScope,
@@ -79,6 +81,7 @@ export class PayoutAdjustmentsV2Controller {
   })
   @ObjectIdParam('id', '6741a0c2d3e4f5a6b7c8d9e0', 'Adjustment id')
   @ApiOkResponse({ type: PayoutAdjustmentEnvelopeDto })
+  @Idempotent('v2')
   @ApiV2Errors(400, notFound('Payout adjustment'), 422)
   @PAID_409
   async update(
@@ -93,6 +96,7 @@ export class PayoutAdjustmentsV2Controller {
   @ApiOperation({ operationId: 'deletePayoutAdjustment', summary: 'Delete an UNPAID adjustment' })
   @ObjectIdParam('id', '6741a0c2d3e4f5a6b7c8d9e0', 'Adjustment id')
   @ApiOkResponse({ type: DeletedPayoutAdjustmentEnvelopeDto })
+  @Idempotent('v2')
   @ApiV2Errors(notFound('Payout adjustment'))
   @PAID_409
   async remove(

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { Strategy } from 'passport-custom';
 import { OperationContexts } from '../common/context/operation-context';
 import { ACCESS_TOKEN_STRATEGY } from '../common/auth/auth.guards';
-import type { Principal } from '../common/auth/principal';
+import { actorOf, type Principal } from '../common/auth/principal';
 import { UnauthorizedError } from '../common/errors';
 import { CredentialChecks } from './credential-checks';
 import { TokenService } from './token.service';
@@ -25,6 +25,7 @@ export class AccessTokenStrategy extends PassportStrategy(Strategy, ACCESS_TOKEN
       throw new UnauthorizedError('Missing x-access-token header');
     const principal = this.tokens.verify(raw);
     await OperationContexts.phase('auth', () => this.checks.assertActive(principal));
+    OperationContexts.identify(actorOf(principal));
     return principal;
   }
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, V1Auth } from '../common/auth/auth.decorators';
+import { CurrentPrincipal, SignInLimited, V1Auth } from '../common/auth/auth.decorators';
 import type { Principal } from '../common/auth/principal';
 import { ApiV1Errors } from '../common/http/api-errors.decorator';
 import { AuthService } from './auth.service';
@@ -19,6 +19,7 @@ export class AuthV1Controller {
   })
   @ApiOkResponse({ type: ShopTokenDto })
   @ApiV1Errors(400, { status: 401, message: 'Invalid API key or shop domain' }, 422)
+  @SignInLimited('v1')
   authenticate(@Body() body: AuthenticateV1Dto): Promise<ShopTokenDto> {
     return this.auth.authenticateShop(body.apiKey, body.shopDomain);
   }

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, V2Auth } from '../common/auth/auth.decorators';
+import { CurrentPrincipal, SignInLimited, V2Auth } from '../common/auth/auth.decorators';
 import type { Principal } from '../common/auth/principal';
 import { ApiV2Errors } from '../common/http/api-errors.decorator';
 import { ok, V2Envelope } from '../common/http/envelope';
@@ -23,6 +23,7 @@ export class AuthV2Controller {
   @ApiOperation({ summary: 'Exchange a merchant API key (mk_live_…) for a merchant token (14 days)' })
   @ApiOkResponse({ type: V2TokenEnvelopeDto })
   @ApiV2Errors(400, { status: 401, message: 'Invalid merchant API key' }, 422)
+  @SignInLimited('v2')
   async authenticate(@Body() body: AuthenticateMerchantDto): Promise<V2Envelope<V2TokenDto>> {
     return ok(await this.auth.authenticateMerchant(body.apiKey));
   }

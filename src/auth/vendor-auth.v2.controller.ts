@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Ip, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { SignInLimited } from '../common/auth/auth.decorators';
 import { ApiV2Errors } from '../common/http/api-errors.decorator';
 import { ok, V2Envelope } from '../common/http/envelope';
-import { V2ErrorDto } from '../common/http/error.dto';
 import { VendorAuthenticateDto, VendorTokenDto, VendorTokenEnvelopeDto } from './dto/vendor-auth.dto';
 import { VendorAuthService } from './vendor-auth.service';
 
@@ -23,17 +23,7 @@ export class VendorAuthV2Controller {
   })
   @ApiOkResponse({ type: VendorTokenEnvelopeDto })
   @ApiV2Errors(400, { status: 401, message: 'Invalid shop domain, email or password' }, 422)
-  @ApiResponse({
-    status: 429,
-    description: 'Too many failed attempts for this shop, email and client address',
-    type: V2ErrorDto,
-    headers: {
-      'Retry-After': {
-        description: 'Seconds until the next attempt is allowed',
-        schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 900, example: 540 },
-      },
-    },
-  })
+  @SignInLimited('v2', '; or 5 failed attempts within 15 minutes for this shop, email and client address')
   async authenticate(
     @Body() body: VendorAuthenticateDto,
     @Ip() ip: string,

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { Types } from 'mongoose';
 import { Injectable } from '@nestjs/common';
 import type { ShopScope } from '../common/tenancy';
 import { VendorsService } from '../vendors/vendors.service';
@@ -9,12 +10,15 @@ import {
   VendorCommissionListDto,
 } from './dto/commission.dto';
 import { RowCursor, SkuCommissionRow, SkuCommissionsRepository } from './sku-commissions.repository';
+import { skuAudit } from './sku-audit';
+import { AuditTrail } from '../audit/audit-trail.service';
 import { Clock } from '../common/clock/clock';
 import {
   collapseInOrder,
   countUpload,
   newSkuRecords,
   planSkuUpdates,
+  StoredSku,
   validateSkuElements,
 } from './sku-upload';
 
@@ -26,6 +30,7 @@ export class CommissionsService {
     private readonly skus: SkuCommissionsRepository,
     private readonly vendors: VendorsService,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail,
   ) {}
 
   /**
@@ -37,17 +42,42 @@ export class CommissionsService {
     const { valid, errors } = validateSkuElements(body.skus);
     const collapsed = collapseInOrder(valid);
     const now = this.clock.now();
-    const existed = new Set(await this.skus.insertNew(scope, newSkuRecords(collapsed), now));
+    const stamp = this.audit.begin();
+    const audit = skuAudit(this.audit, scope, stamp);
+    // One event per record created or changed, each in its record's outbox (written with it).
+    const inserted = await this.skus.insertNew(scope, newSkuRecords(collapsed), now, audit);
+    const existed = new Set(inserted.refused);
+    const events = [...inserted.events];
+    let applied: 'all' | 'check' = 'all';
     if (existed.size > 0) {
       const known = new Map([...collapsed].filter(([sku]) => existed.has(sku)));
-      const { updates, missing } = planSkuUpdates(known, await this.skus.findBySkus(scope, [...existed]));
-      await this.skus.applyUpdates(scope, updates, now);
+      const stored = await this.skus.findBySkus(scope, [...existed]);
+      const { updates, missing } = planSkuUpdates(known, stored);
+      const written = await this.skus.applyUpdates(
+        scope,
+        updates.map((u) => {
+          const current = [...stored.values()].find((r) => r._id.equals(u._id))!;
+          return { ...u, sku: current.sku, before: skuView(current) };
+        }),
+        now,
+        audit,
+      );
+      events.push(...written.events);
+      if (written.applied === 'check') applied = 'check';
       // Records are never deleted, so nothing should be missing; if one is, it is written, not dropped.
       if (missing.length) {
         const retry = new Map(missing.map((sku) => [sku, collapsed.get(sku)!]));
-        await this.skus.insertNew(scope, newSkuRecords(retry), now);
+        const again = await this.skus.insertNew(scope, newSkuRecords(retry), now, audit);
+        events.push(...again.events);
       }
     }
+    await this.audit.commit(
+      scope,
+      this.skus.outbox,
+      stamp,
+      events,
+      applied === 'all' ? events.map(idOf) : 'check',
+    );
     const { created, updated } = countUpload(collapsed, existed);
     return { success: errors.length === 0, received: body.skus.length, created, updated, errors };
   }
@@ -102,4 +132,16 @@ async function* skuListJson(
   } finally {
     await cursor.close().catch(() => undefined);
   }
+}
+
+function skuView(r: StoredSku): Record<string, unknown> {
+  return {
+    commissionType: r.commissionType,
+    commissionAmount: r.commissionAmount,
+    costOfGoods: r.costOfGoods,
+  };
+}
+
+function idOf(e: { resource: { id: string } }): Types.ObjectId {
+  return new Types.ObjectId(e.resource.id);
 }

@@ -11,6 +11,7 @@ import {
   SkuUploadResultDto,
   VendorCommissionListDto,
 } from './dto/commission.dto';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 @ApiTags('Commissions')
 @V1Auth('shop')
@@ -29,6 +30,7 @@ export class CommissionsV1Controller {
       'then updates. A missing or non-array `skus`, or more than 500 elements, is a 422.',
   })
   @ApiOkResponse({ type: SkuUploadResultDto })
+  @Idempotent('v1')
   @ApiV1Errors(400, 413, 422)
   upload(@Scope() scope: ShopScope, @Body() body: SkuUploadDto): Promise<SkuUploadResultDto> {
     return this.commissions.uploadSkus(scope, body);

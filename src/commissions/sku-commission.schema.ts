@@ -1,5 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types } from 'mongoose';
+import { auditOutboxPlugin } from '../audit/audit-outbox';
 import { COMMISSION_TYPES, CommissionType } from '../vendors/vendor.schema';
 
 /**
@@ -34,4 +35,5 @@ export class SkuCommission {
 }
 
 export const SkuCommissionSchema = SchemaFactory.createForClass(SkuCommission);
+SkuCommissionSchema.plugin(auditOutboxPlugin);
 SkuCommissionSchema.index({ shopId: 1, sku: 1 }, { unique: true });

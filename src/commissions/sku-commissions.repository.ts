@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
+import { ModelOutbox, outboxOnInsert, withOutbox } from '../audit/audit-outbox';
+import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { chunkedBulkWrite } from '../database/bulk-write';
 import { duplicateKeyIndexes, isDuplicateKeyError } from '../database/duplicate-key';
@@ -11,6 +13,31 @@ import type { NewSkuRecord, SkuUpdate, StoredSku } from './sku-upload';
 export interface RowCursor<T> {
   next(): Promise<T | null>;
   close(): Promise<unknown>;
+}
+
+/** A change to one SKU record, for its audit event (`before` null: the record is new). */
+export interface SkuChange {
+  _id: Types.ObjectId;
+  sku: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown>;
+}
+
+/**
+ * How a write gets its audit events: the write's stamp, and the event of each record it changes
+ * (built by the caller; null when nothing audited changes). Each event enters its record's outbox
+ * in the same write.
+ */
+export interface SkuAudit {
+  stamp: AuditStamp;
+  eventFor(change: SkuChange): AuditRecord | null;
+}
+
+/** The events of the records a write reached (for AuditTrail.commit). */
+export interface SkuWriteEvents {
+  events: AuditRecord[];
+  /** `all`: every write matched; `check`: some did not (the outbox tells which landed). */
+  applied: 'all' | 'check';
 }
 
 export type SkuCommissionRow = Pick<
@@ -24,8 +51,12 @@ export type SkuCommissionRow = Pick<
  */
 @Injectable()
 export class SkuCommissionsRepository extends TenantRepository<SkuCommission> {
+  /** The audit outbox of SKU records (AuditTrail.commit). */
+  readonly outbox: ModelOutbox;
+
   constructor(@InjectModel(SkuCommission.name) model: Model<SkuCommission>) {
     super(model);
+    this.outbox = new ModelOutbox(model);
   }
 
   /** One read for a whole upload. */
@@ -46,37 +77,68 @@ export class SkuCommissionsRepository extends TenantRepository<SkuCommission> {
    * FerretDB (dev/CI) does without scanning the collection: it cannot use an index to find a record
    * to update, so reading and updating are kept to the SKUs that already exist.
    */
-  async insertNew(scope: ShopScope, records: NewSkuRecord[], now: Date): Promise<string[]> {
-    if (records.length === 0) return [];
-    const docs = records.map((r) => ({
-      _id: new Types.ObjectId(),
-      ...r,
-      ...this.owner(scope),
-      createdAt: now,
-      updatedAt: now,
-    }));
+  async insertNew(
+    scope: ShopScope,
+    records: NewSkuRecord[],
+    now: Date,
+    audit?: SkuAudit | null,
+  ): Promise<{ refused: string[]; events: AuditRecord[] }> {
+    if (records.length === 0) return { refused: [], events: [] };
+    const docs = records.map((r) => {
+      const _id = new Types.ObjectId();
+      const event = audit?.eventFor({ _id, sku: r.sku, before: null, after: { ...r } }) ?? null;
+      return {
+        _id,
+        ...r,
+        ...(audit && event ? outboxOnInsert(audit.stamp, event) : {}),
+        ...this.owner(scope),
+        createdAt: now,
+        updatedAt: now,
+        event,
+      };
+    });
+    const eventsOf = (skip: Set<number>) =>
+      docs.flatMap((d, i) => (d.event && !skip.has(i) ? [d.event] : []));
     try {
-      await this.model.collection.insertMany(docs, { ordered: false });
-      return [];
+      await this.model.collection.insertMany(
+        docs.map(({ event: _event, ...doc }) => doc),
+        { ordered: false },
+      );
+      return { refused: [], events: eventsOf(new Set()) };
     } catch (err) {
       const refused = duplicateKeyIndexes(err);
       if (!refused) throw err;
-      return refused.map((i) => records[i].sku);
+      return { refused: refused.map((i) => records[i].sku), events: eventsOf(new Set(refused)) };
     }
   }
 
   /** One bulk write for all changed records, each addressed by its id inside the scope. */
-  async applyUpdates(scope: ShopScope, updates: SkuUpdate[], now: Date): Promise<void> {
-    if (updates.length === 0) return;
-    await chunkedBulkWrite(
-      this.model,
-      updates.map((u) => ({
+  async applyUpdates(
+    scope: ShopScope,
+    updates: Array<SkuUpdate & { sku?: string; before?: Record<string, unknown> }>,
+    now: Date,
+    audit?: SkuAudit | null,
+  ): Promise<SkuWriteEvents> {
+    if (updates.length === 0) return { events: [], applied: 'all' };
+    const events: AuditRecord[] = [];
+    const ops = updates.map((u) => {
+      const event =
+        audit?.eventFor({
+          _id: u._id,
+          sku: u.sku ?? '',
+          before: u.before ?? {},
+          after: { ...(u.before ?? {}), ...u.set },
+        }) ?? null;
+      if (event) events.push(event);
+      return {
         updateOne: {
           filter: this.scoped(scope, { _id: u._id }),
-          update: { $set: { ...u.set, updatedAt: now } },
+          update: withOutbox({ $set: { ...u.set, updatedAt: now } }, audit?.stamp ?? null, event),
         },
-      })),
-    );
+      };
+    });
+    const { matchedCount } = await chunkedBulkWrite(this.model, ops);
+    return { events, applied: matchedCount === ops.length ? 'all' : 'check' };
   }
 
   /**
@@ -101,37 +163,67 @@ export class SkuCommissionsRepository extends TenantRepository<SkuCommission> {
   async setCostOfGoods(
     scope: ShopScope,
     entries: Array<{ sku: string; costOfGoods: number }>,
-  ): Promise<void> {
-    if (entries.length === 0) return;
-    const existing = await this.findBySkus(
+    audit?: SkuAudit | null,
+  ): Promise<SkuWriteEvents> {
+    const out: SkuWriteEvents = { events: [], applied: 'all' };
+    if (entries.length === 0) return out;
+    let existing = await this.findBySkus(
       scope,
       entries.map((e) => e.sku),
     );
-    const toUpdate = entries.filter((e) => existing.has(e.sku));
+    let toUpdate = entries.filter((e) => existing.has(e.sku));
     const missing = entries.filter((e) => !existing.has(e.sku));
     if (missing.length > 0) {
+      const docs = missing.map((e) => {
+        const _id = new Types.ObjectId();
+        const values = {
+          sku: e.sku,
+          costOfGoods: e.costOfGoods,
+          commissionType: null,
+          commissionAmount: null,
+        };
+        const event = audit?.eventFor({ _id, sku: e.sku, before: null, after: values }) ?? null;
+        if (event) out.events.push(event);
+        return {
+          _id,
+          ...values,
+          ...(audit && event ? outboxOnInsert(audit.stamp, event) : {}),
+          ...this.owner(scope),
+        };
+      });
       try {
-        await this.model.insertMany(
-          missing.map((e) => ({
-            sku: e.sku,
-            costOfGoods: e.costOfGoods,
-            commissionType: null,
-            commissionAmount: null,
-            ...this.owner(scope),
-          })),
-          { ordered: false },
-        );
+        await this.model.insertMany(docs, { ordered: false });
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
-        toUpdate.push(...missing); // created concurrently: set the cost on what is there now
+        // Created concurrently: set the cost on what is there now (read again for ids and values).
+        out.applied = 'check';
+        const now = await this.findBySkus(
+          scope,
+          missing.map((e) => e.sku),
+        );
+        existing = new Map([...existing, ...now]);
+        toUpdate = [...toUpdate, ...missing.filter((e) => now.has(e.sku))];
       }
     }
-    const ops = toUpdate.map((e) => ({
-      updateOne: {
-        filter: this.scoped(scope, { sku: e.sku }),
-        update: { $set: { costOfGoods: e.costOfGoods } },
-      },
-    }));
-    if (ops.length > 0) await chunkedBulkWrite(this.model, ops);
+    const ops = toUpdate.map((e) => {
+      const current = existing.get(e.sku)!;
+      const event =
+        audit?.eventFor({
+          _id: current._id,
+          sku: e.sku,
+          before: { costOfGoods: current.costOfGoods },
+          after: { costOfGoods: e.costOfGoods },
+        }) ?? null;
+      if (event) out.events.push(event);
+      return {
+        updateOne: {
+          filter: this.scoped(scope, { _id: current._id }),
+          update: withOutbox({ $set: { costOfGoods: e.costOfGoods } }, audit?.stamp ?? null, event),
+        },
+      };
+    });
+    if (ops.length > 0 && (await chunkedBulkWrite(this.model, ops)).matchedCount < ops.length)
+      out.applied = 'check';
+    return out;
   }
 }

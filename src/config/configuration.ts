@@ -98,6 +98,27 @@ export const jobsConfig = registerAs('jobs', () => {
   };
 });
 
+/** The audit trail's repair job: how old an unfinished outbox entry or pending deletion must be. */
+export const auditConfig = registerAs('audit', () => ({
+  repairAfterMs: validateEnv(process.env).AUDIT_REPAIR_AFTER_SECONDS * 1000,
+}));
+
+/** Requests per minute per credential, and sign-in attempts per client address and per shop. */
+export const rateLimitConfig = registerAs('rateLimit', () => {
+  const env = validateEnv(process.env);
+  return {
+    perMinute: {
+      shop: env.RATE_LIMIT_SHOP_PER_MINUTE,
+      merchant: env.RATE_LIMIT_MERCHANT_PER_MINUTE,
+      vendor: env.RATE_LIMIT_VENDOR_PER_MINUTE,
+    },
+    signInPerAddress: env.RATE_LIMIT_SIGN_IN_PER_ADDRESS,
+    signInPerShop: env.RATE_LIMIT_SIGN_IN_PER_SHOP,
+    /** Redis key prefix of the counters (shared by every process of the deployment). */
+    keyPrefix: `${env.QUEUE_PREFIX}:rl`,
+  };
+});
+
 export type AppConfig = ConfigType<typeof appConfig>;
 export type DatabaseConfig = ConfigType<typeof databaseConfig>;
 export type RedisConfig = ConfigType<typeof redisConfig>;
@@ -108,6 +129,8 @@ export type LoggingConfig = ConfigType<typeof loggingConfig>;
 export type HttpConfig = ConfigType<typeof httpConfig>;
 export type MetricsConfig = ConfigType<typeof metricsConfig>;
 export type JobsConfig = ConfigType<typeof jobsConfig>;
+export type AuditConfig = ConfigType<typeof auditConfig>;
+export type RateLimitConfig = ConfigType<typeof rateLimitConfig>;
 
 export const allConfigs = [
   appConfig,
@@ -120,4 +143,6 @@ export const allConfigs = [
   httpConfig,
   metricsConfig,
   jobsConfig,
+  auditConfig,
+  rateLimitConfig,
 ];

@@ -173,6 +173,51 @@ export class EnvironmentVariables {
   @Max(600)
   PAYOUT_LEASE_SECONDS = 30;
 
+  /**
+   * An audited write whose event is still in its document's outbox (or a deletion still pending)
+   * this long after it was made is completed by the audit repair job.
+   */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(1)
+  @Max(86_400)
+  AUDIT_REPAIR_AFTER_SECONDS = 60;
+
+  /** Requests per minute per shop token (the shop). */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  RATE_LIMIT_SHOP_PER_MINUTE = 100;
+
+  /** Requests per minute per merchant token (its merchant key). */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  RATE_LIMIT_MERCHANT_PER_MINUTE = 100;
+
+  /** Requests per minute per vendor token (its portal user). */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  RATE_LIMIT_VENDOR_PER_MINUTE = 100;
+
+  /** Sign-in attempts per minute per client address (all sign-in endpoints together). */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  RATE_LIMIT_SIGN_IN_PER_ADDRESS = 20;
+
+  /** Sign-in attempts per minute per shop (shop domain, or the shop a merchant key names). */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  RATE_LIMIT_SIGN_IN_PER_SHOP = 60;
+
   /** Base URL of the store platform Admin API for the `shopify` adapter (a local stand-in in tests). */
   @IsOptional()
   @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' })

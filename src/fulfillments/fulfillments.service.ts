@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { Types } from 'mongoose';
+import type { AuditRecord } from '../audit/audit-record';
+import { AuditTrail } from '../audit/audit-trail.service';
 import { Clock } from '../common/clock/clock';
 import { nextOffset } from '../common/pagination';
 import { ShopScope, toObjectId } from '../common/tenancy';
@@ -44,6 +46,7 @@ export class FulfillmentsService {
     private readonly shopPlatform: ShopPlatformService,
     private readonly summaries: OrderSummaryRefresher,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail,
   ) {}
 
   async list(scope: ShopScope, q: FulfillmentListQueryDto): Promise<FulfillmentListDto> {
@@ -117,7 +120,12 @@ export class FulfillmentsService {
       const byOrder = new Map<number, FulfillableLineItem[]>();
       for (const row of claimed) byOrder.set(row.orderId, [...(byOrder.get(row.orderId) ?? []), row]);
       const tracking = { company: body.shippingCarrier, number: body.trackingNumber, url: body.trackingUrl };
-      const done: Array<{ _id: Types.ObjectId; fulfillment: LineItemFulfillment }> = [];
+      const stamp = this.audit.begin();
+      const done: Array<{
+        _id: Types.ObjectId;
+        fulfillment: LineItemFulfillment;
+        event: AuditRecord | null;
+      }> = [];
       const failed: Types.ObjectId[] = [];
       for (const [orderId, lines] of byOrder) {
         let outcomes: PlatformLineOutcome[];
@@ -143,18 +151,24 @@ export class FulfillmentsService {
           const i = firstIndex.get(String(line._id))!;
           const outcome = byLine.get(line.lineItemId);
           if (outcome?.ok) {
-            done.push({
-              _id: line._id,
-              fulfillment: {
-                status: outcome.status,
-                trackingCompany: tracking.company,
-                trackingNumber: tracking.number,
-                trackingUrl: tracking.url,
-                shipmentStatus: null,
-                platformFulfillmentId: outcome.fulfillmentId,
-                createdAt: this.clock.now(),
-              } as LineItemFulfillment,
-            });
+            const fulfillment = {
+              status: outcome.status,
+              trackingCompany: tracking.company,
+              trackingNumber: tracking.number,
+              trackingUrl: tracking.url,
+              shipmentStatus: null,
+              platformFulfillmentId: outcome.fulfillmentId,
+              createdAt: this.clock.now(),
+            } as LineItemFulfillment;
+            const event = this.audit.changed(
+              scope,
+              stamp,
+              'line_item.fulfill',
+              { type: 'line_item', id: line._id },
+              { fulfillmentStatus: line.fulfillmentStatus, fulfillment: null },
+              { fulfillmentStatus: 'fulfilled', fulfillment },
+            );
+            done.push({ _id: line._id, fulfillment, event });
             results.set(i, {
               type: 'success',
               lineItemId: body.lineItemsToFulfill[i],
@@ -166,7 +180,14 @@ export class FulfillmentsService {
           }
         }
       }
-      await this.lineItems.recordFulfilled(scope, done, lockId);
+      const all = await this.lineItems.recordFulfilled(scope, done, lockId, stamp);
+      await this.audit.commit(
+        scope,
+        this.lineItems.outbox,
+        stamp,
+        done.map((d) => d.event),
+        all ? 'all' : 'check',
+      );
       await this.lineItems.releaseClaims(scope, failed, lockId);
       // Orders' rolled-up fulfillment status (order lists) follows the line items.
       const fulfilledOrders = claimed

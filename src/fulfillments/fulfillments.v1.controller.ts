@@ -10,6 +10,7 @@ import {
   FulfillmentResultsDto,
 } from './dto/fulfillment.dto';
 import { FulfillmentsService } from './fulfillments.service';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 @ApiTags('Fulfillments')
 @V1Auth('shop')
@@ -28,6 +29,7 @@ export class FulfillmentsV1Controller {
       '(`PUT /v1/shop/platform`): `local` by default.',
   })
   @ApiOkResponse({ type: FulfillmentResultsDto })
+  @Idempotent('v1')
   @ApiV1Errors(400, 422)
   create(@Scope() scope: ShopScope, @Body() body: CreateFulfillmentDto): Promise<FulfillmentResultsDto> {
     return this.fulfillments.create(scope, body);

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { Types } from 'mongoose';
+import { AuditTrail } from '../audit/audit-trail.service';
 import { NotFoundError, ValidationError } from '../common/errors';
 import type { ShopScope } from '../common/tenancy';
 import { SetShopPlatformDto, ShopPlatformDto } from './dto/shop-platform.dto';
@@ -12,6 +14,7 @@ export class ShopPlatformService {
   constructor(
     private readonly shops: ShopsRepository,
     private readonly cipher: TokenCipher,
+    private readonly audit: AuditTrail,
   ) {}
 
   async get(scope: ShopScope): Promise<ShopPlatformDto> {
@@ -26,8 +29,21 @@ export class ShopPlatformService {
       });
     }
     const sealed = body.accessToken ? this.cipher.encrypt(scope.shopId, body.accessToken) : undefined;
-    const saved = await this.shops.setPlatform(scope, body.platform, sealed);
+    const stamp = this.audit.begin();
+    const view = (platform: string, tokenSet: boolean) => ({ platform, accessTokenSet: tokenSet });
+    const event = this.audit.changed(
+      scope,
+      stamp,
+      'shop.platform.update',
+      { type: 'shop', id: scope.shopId },
+      view(current.platform, !!current.platformAccessTokenEnc),
+      view(body.platform, !!sealed || !!current.platformAccessTokenEnc),
+      // A new token is recorded as a fact, never as a value (nor its ciphertext).
+      sealed ? { after: { accessTokenReplaced: true } } : undefined,
+    );
+    const saved = await this.shops.setPlatform(scope, body.platform, sealed, stamp, event);
     if (!saved) throw new NotFoundError('Shop');
+    await this.audit.commit(scope, this.shops.outbox, stamp, [event], [new Types.ObjectId(scope.shopId)]);
     return this.toResponse(saved);
   }
 

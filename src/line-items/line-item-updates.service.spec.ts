@@ -2,7 +2,8 @@ import { Types } from 'mongoose';
 import { FakeJobs } from '../../test/fakes/jobs.fake';
 import type { JobsService } from '../jobs/jobs.service';
 import type { Queue } from 'bull';
-import { asReal, FakeQueue, FakeShops, OTHER_SHOP, SHOP } from '../../test/fakes/fake';
+import { fakeAuditTrail } from '../../test/fakes/audit.fake';
+import { asReal, FakeQueue, FakeShops, FixedClock, OTHER_SHOP, SHOP } from '../../test/fakes/fake';
 import { FakeLineItemsRepository, FakeSummaries, lineItem } from '../../test/fakes/line-items.fake';
 import { FakeSkuCommissionsRepository, FakeVendorsRepository } from '../../test/fakes/vendors.fake';
 import type { SkuCommissionsRepository } from '../commissions/sku-commissions.repository';
@@ -46,6 +47,7 @@ describe('LineItemUpdatesService (repositories faked)', () => {
       asReal<SkuCommissionsRepository>(skus),
       recalculation,
       asReal<OrderSummaryRefresher>(summaries),
+      fakeAuditTrail(new FixedClock()),
     );
   });
 

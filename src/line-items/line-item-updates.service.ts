@@ -1,4 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { Types } from 'mongoose';
+import type { AuditRecord, AuditStamp } from '../audit/audit-record';
+import { AuditTrail } from '../audit/audit-trail.service';
+import { skuAudit } from '../commissions/sku-audit';
 import { SkuCommissionsRepository } from '../commissions/sku-commissions.repository';
 import { costOfGoodsPerUnit, payoutState, round2 } from '../common/money';
 import type { ShopScope } from '../common/tenancy';
@@ -35,18 +39,29 @@ export class LineItemUpdatesService {
     private readonly skus: SkuCommissionsRepository,
     private readonly recalculation: RecalculationService,
     private readonly summaries: OrderSummaryRefresher,
+    private readonly audit: AuditTrail,
   ) {}
 
   async update(scope: ShopScope, body: UpdateLineItemsDto): Promise<UpdateLineItemsResponseDto> {
     assertValidUpdate(body);
+    // One stamp for the request: every line it writes gets its own event (`line_item.update`,
+    // the changed figures), every SKU record it touches its own (`sku_commission.*`).
+    const stamp = this.audit.begin();
     return body.items
-      ? this.updateItems(scope, body.items)
-      : this.updateBySku(scope, body.bySku!.trim(), presentFields(body.fields), body.recalculate === true);
+      ? this.updateItems(scope, body.items, stamp)
+      : this.updateBySku(
+          scope,
+          body.bySku!.trim(),
+          presentFields(body.fields),
+          body.recalculate === true,
+          stamp,
+        );
   }
 
   private async updateItems(
     scope: ShopScope,
     items: LineItemUpdateItemDto[],
+    stamp: AuditStamp | null,
   ): Promise<UpdateLineItemsResponseDto> {
     const found = await this.lineItems.findByPairs(scope, items);
     const byKey = new Map(found.map((l) => [pairKey(l), l]));
@@ -66,7 +81,7 @@ export class LineItemUpdatesService {
       plans.set(pairKey(line), plan);
     }
     const withFields = [...plans.values()].filter((p) => Object.keys(p.fields).length > 0);
-    const frozenNow = await this.writeFields(scope, withFields);
+    const frozenNow = await this.writeFields(scope, withFields, stamp);
     const live = (l: LineItem) => !l.frozen && !frozenNow.has(String(l._id));
 
     const results: LineItemUpdateResultDto[] = [];
@@ -94,9 +109,10 @@ export class LineItemUpdatesService {
       }
     }
 
-    await this.skus.setCostOfGoods(
+    await this.setCosts(
       scope,
       [...costs.entries()].map(([sku, costOfGoods]) => ({ sku, costOfGoods })),
+      stamp,
     );
     const jobId = await this.recalculation.queueRecalculation(
       scope,
@@ -117,6 +133,7 @@ export class LineItemUpdatesService {
     sku: string,
     fields: FieldValues,
     recalc: boolean,
+    stamp: AuditStamp | null,
   ): Promise<UpdateLineItemsResponseDto> {
     const matched = await this.lineItems.findBySku(scope, sku);
     const hasFields = Object.keys(fields).length > 0;
@@ -124,6 +141,7 @@ export class LineItemUpdatesService {
       ? await this.writeFields(
           scope,
           matched.filter((l) => !l.frozen).map((line) => ({ line, fields })),
+          stamp,
         )
       : new Set<string>();
     const results: LineItemUpdateResultDto[] = [];
@@ -141,7 +159,7 @@ export class LineItemUpdatesService {
       // The SKU's per-unit cost comes from the newest matched line (quantity 1 when none matched).
       const newest = accepted[accepted.length - 1];
       const perUnit = costOfGoodsPerUnit(fields.costOfItem, newest ? newest.quantity : 1);
-      if (perUnit !== null) await this.skus.setCostOfGoods(scope, [{ sku, costOfGoods: perUnit }]);
+      if (perUnit !== null) await this.setCosts(scope, [{ sku, costOfGoods: perUnit }], stamp);
     }
     let jobId: string | null = null;
     if (recalc)
@@ -172,26 +190,82 @@ export class LineItemUpdatesService {
   private async writeFields(
     scope: ShopScope,
     plans: Array<{ line: LineItem; fields: FieldValues }>,
+    stamp: AuditStamp | null,
   ): Promise<Set<string>> {
     if (plans.length === 0) return new Set();
-    const matched = await this.lineItems.applyGuardedSets(
-      scope,
-      plans.map((p) => guardedFields(p.line, p.fields)),
-    );
-    if (matched === plans.length) return new Set();
-    const fresh = await this.lineItems.findByIds(
-      scope,
-      plans.map((p) => p.line._id),
-    );
-    const frozen = new Set(fresh.filter((l) => l.frozen).map((l) => String(l._id)));
-    const fieldsById = new Map(plans.map((p) => [String(p.line._id), p.fields]));
-    const retry = fresh.filter((l) => !l.frozen).map((l) => guardedFields(l, fieldsById.get(String(l._id))!));
-    if ((await this.lineItems.applyGuardedSets(scope, retry)) < retry.length) {
-      const ids = retry.map((r) => r.id);
-      for (const id of await this.lineItems.frozenIds(scope, ids)) frozen.add(id);
+    // The event of each line's write, by line: a retry replaces its line's event (only one lands).
+    const events = new Map<string, AuditRecord | null>();
+    const guarded = (line: LineItem, fields: FieldValues): GuardedSet => {
+      const write = guardedFields(line, fields);
+      write.event = this.lineEvent(scope, stamp, line, write.set);
+      events.set(String(line._id), write.event);
+      return write;
+    };
+    const first = plans.map((p) => guarded(p.line, p.fields));
+    const matched = await this.lineItems.applyGuardedSets(scope, first, stamp);
+    const frozen = new Set<string>();
+    if (matched < plans.length) {
+      const fresh = await this.lineItems.findByIds(
+        scope,
+        plans.map((p) => p.line._id),
+      );
+      for (const l of fresh) if (l.frozen) frozen.add(String(l._id));
+      const fieldsById = new Map(plans.map((p) => [String(p.line._id), p.fields]));
+      const retry = fresh.filter((l) => !l.frozen).map((l) => guarded(l, fieldsById.get(String(l._id))!));
+      if ((await this.lineItems.applyGuardedSets(scope, retry, stamp)) < retry.length) {
+        const ids = retry.map((r) => r.id);
+        for (const id of await this.lineItems.frozenIds(scope, ids)) frozen.add(id);
+      }
     }
+    await this.audit.commit(
+      scope,
+      this.lineItems.outbox,
+      stamp,
+      [...events.values()],
+      matched === plans.length ? 'all' : 'check',
+    );
     return frozen;
   }
+
+  /** A hand-written figure's event: the figures it changes (as read, and as written). */
+  private lineEvent(
+    scope: ShopScope,
+    stamp: AuditStamp | null,
+    line: LineItem,
+    set: Record<string, unknown>,
+  ): AuditRecord | null {
+    const before = Object.fromEntries(
+      Object.keys(set).map((k) => [k, (line as unknown as Record<string, unknown>)[k] ?? null]),
+    );
+    return this.audit.changed(
+      scope,
+      stamp,
+      'line_item.update',
+      { type: 'line_item', id: line._id },
+      before,
+      set,
+    );
+  }
+
+  /** Per-unit costs of goods on the SKU records, each change with its event. */
+  private async setCosts(
+    scope: ShopScope,
+    entries: Array<{ sku: string; costOfGoods: number }>,
+    stamp: AuditStamp | null,
+  ): Promise<void> {
+    const written = await this.skus.setCostOfGoods(scope, entries, skuAudit(this.audit, scope, stamp));
+    await this.audit.commit(
+      scope,
+      this.skus.outbox,
+      stamp,
+      written.events,
+      written.applied === 'all' ? written.events.map((e) => idOf(e)) : 'check',
+    );
+  }
+}
+
+function idOf(e: AuditRecord): Types.ObjectId {
+  return new Types.ObjectId(e.resource.id);
 }
 
 /** The write of hand-given figures, valid only while the line is unfrozen and its `paid` unchanged. */

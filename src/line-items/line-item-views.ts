@@ -1,4 +1,5 @@
 import type { Types } from 'mongoose';
+import type { AuditRecord } from '../audit/audit-record';
 import type { LineItem, PayoutStatus } from './line-item.schema';
 
 /**
@@ -11,6 +12,8 @@ export interface GuardedSet {
   id: Types.ObjectId;
   guard: Record<string, unknown>;
   set: Record<string, unknown>;
+  /** The write's audit event (a hand-written figure), stored in the line's outbox with the change. */
+  event?: AuditRecord | null;
 }
 
 // ---- payouts ----------------------------------------------------------------------------------
@@ -120,4 +123,65 @@ export const FULFILLABLE_PROJECTION = projectionOf<FulfillableLineItem>([
 
 function projectionOf<V>(fields: Array<Exclude<keyof V, '_id'> & string>): Record<string, 1> {
   return Object.fromEntries(fields.map((f) => [f, 1]));
+}
+
+// ---- vendor report ----------------------------------------------------------------------------
+
+/** The fields a vendor report row (GET /v1/report/{vendorId}) is built from. */
+export type ReportRowSource = Pick<
+  LineItem,
+  | '_id'
+  | 'orderId'
+  | 'orderName'
+  | 'orderNumber'
+  | 'orderCreatedAt'
+  | 'lineItemId'
+  | 'name'
+  | 'sku'
+  | 'quantity'
+  | 'sales'
+  | 'salesAfterDiscount'
+  | 'tax'
+  | 'costOfItem'
+  | 'commissionPlan'
+  | 'commission'
+  | 'deduction'
+  | 'payout'
+  | 'paid'
+  | 'balance'
+  | 'payoutStatus'
+>;
+
+export const REPORT_ROW_PROJECTION = projectionOf<ReportRowSource>([
+  'orderId',
+  'orderName',
+  'orderNumber',
+  'orderCreatedAt',
+  'lineItemId',
+  'name',
+  'sku',
+  'quantity',
+  'sales',
+  'salesAfterDiscount',
+  'tax',
+  'costOfItem',
+  'commissionPlan',
+  'commission',
+  'deduction',
+  'payout',
+  'paid',
+  'balance',
+  'payoutStatus',
+]);
+
+/** Σ of a vendor's figures over a date range (store `$sum`s, rounded to the cent by the caller). */
+export interface ReportSums {
+  count: number;
+  sales: number;
+  salesAfterDiscount: number;
+  commission: number;
+  deduction: number;
+  payout: number;
+  paid: number;
+  balance: number;
 }

@@ -1,5 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Schema as MongooseSchema, Types } from 'mongoose';
+import { auditOutboxPlugin } from '../audit/audit-outbox';
 
 export const PAYOUT_STATUSES = ['unpaid', 'partial', 'paid'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
@@ -122,6 +123,7 @@ export class LineItem {
 }
 
 export const LineItemSchema = SchemaFactory.createForClass(LineItem);
+LineItemSchema.plugin(auditOutboxPlugin);
 // Every query shape has one serving index under MongoDB's ESR rule (equality, sort, range). List
 // filters that may be absent are sent as `$in` over every value of the enum, so one index per
 // vendor / no-vendor family serves every combination (MongoDB merges the sorted point ranges).

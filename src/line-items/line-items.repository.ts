@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
+import { ModelOutbox, withOutbox } from '../audit/audit-outbox';
+import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { sumAmounts } from '../common/money';
 import { chunkedBulkWrite } from '../database/bulk-write';
@@ -18,6 +20,9 @@ import {
   PayableLineItem,
   PayoutRowFilter,
   PayoutRowSource,
+  REPORT_ROW_PROJECTION,
+  ReportRowSource,
+  ReportSums,
 } from './line-item-views';
 
 const NEWEST_ORDER_FIRST = { orderCreatedAt: -1, _id: -1 } as const;
@@ -30,9 +35,12 @@ const NEWEST_ORDER_FIRST = { orderCreatedAt: -1, _id: -1 } as const;
 @Injectable()
 export class LineItemsRepository extends TenantRepository<LineItem> {
   protected override readonly vendorField = 'vendorId';
+  /** The audit outbox of line items (hand-written figures, fulfillments; AuditTrail.commit). */
+  readonly outbox: ModelOutbox;
 
   constructor(@InjectModel(LineItem.name) model: Model<LineItem>) {
     super(model);
+    this.outbox = new ModelOutbox(model);
   }
 
   // ---- reads --------------------------------------------------------------------------------
@@ -99,14 +107,19 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
 
   /**
    * Applies many guarded sets in one bulk write. Identical (guard, set) pairs are merged into one
-   * `updateMany` over their ids, so writing the same fields to many line items costs one operation.
+   * `updateMany` over their ids, so writing the same fields to many line items costs one operation;
+   * a write with an audit event is its own statement (its event goes to its line's outbox).
    * Returns how many line items matched their guard.
    */
-  async applyGuardedSets(scope: ShopScope, writes: GuardedSet[]): Promise<number> {
+  async applyGuardedSets(
+    scope: ShopScope,
+    writes: GuardedSet[],
+    stamp: AuditStamp | null = null,
+  ): Promise<number> {
     if (writes.length === 0) return 0;
     const groups = new Map<string, GuardedSet & { ids: Types.ObjectId[] }>();
     for (const w of writes) {
-      const key = JSON.stringify([w.guard, w.set]);
+      const key = stamp && w.event ? `event:${String(w.id)}` : JSON.stringify([w.guard, w.set]);
       const g = groups.get(key);
       if (g) g.ids.push(w.id);
       else groups.set(key, { ...w, ids: [w.id] });
@@ -114,7 +127,10 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
     const ops: Parameters<Model<LineItem>['bulkWrite']>[0] = [...groups.values()].map((g) =>
       g.ids.length === 1
         ? {
-            updateOne: { filter: this.scoped(scope, { ...g.guard, _id: g.ids[0] }), update: { $set: g.set } },
+            updateOne: {
+              filter: this.scoped(scope, { ...g.guard, _id: g.ids[0] }),
+              update: withOutbox({ $set: g.set }, stamp, g.event),
+            },
           }
         : {
             updateMany: {
@@ -145,6 +161,67 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
       orderCreatedAt: filter.orderCreatedAt,
     };
     return this.offsetPage(scope, where, NEWEST_ORDER_FIRST, page, PAYOUT_ROW_PROJECTION);
+  }
+
+  /**
+   * GET /v1/report/{vendorId}: one page of the vendor's line items in the order-date range, newest
+   * first, and the sums over the whole range (one `$match` + `$group $sum`, which also counts).
+   * The other keys of the payout rows' index are sent as `$in` over every value, so that index
+   * serves the report too.
+   */
+  async vendorReport(
+    scope: ShopScope,
+    vendorId: Types.ObjectId,
+    orderCreatedAt: { $gte?: Date; $lte?: Date } | undefined,
+    page: { offset: number; limit: number },
+  ): Promise<{ items: ReportRowSource[]; sums: ReportSums }> {
+    const where = this.scoped(scope, {
+      inPayouts: { $in: [true, false] },
+      vendorId,
+      payoutStatus: { $in: PAYOUT_STATUSES },
+      fulfillmentStatus: { $in: FULFILLMENT_STATUSES },
+      orderCreatedAt,
+    });
+    const sum = (field: string) => ({ $sum: `$${field}` });
+    const [items, groups] = await Promise.all([
+      this.model
+        .find(where, REPORT_ROW_PROJECTION)
+        .sort(NEWEST_ORDER_FIRST)
+        .skip(page.offset)
+        .limit(page.limit)
+        .lean<ReportRowSource[]>()
+        .exec(),
+      this.model
+        .aggregate<ReportSums>([
+          { $match: where },
+          {
+            $group: {
+              // Every matched line has this vendorId; FerretDB v1.24 sums fields to 0 under `_id: null`.
+              _id: '$vendorId',
+              count: { $sum: 1 },
+              sales: sum('sales'),
+              salesAfterDiscount: sum('salesAfterDiscount'),
+              commission: sum('commission'),
+              deduction: sum('deduction'),
+              payout: sum('payout'),
+              paid: sum('paid'),
+              balance: sum('balance'),
+            },
+          },
+        ])
+        .exec(),
+    ]);
+    const none = {
+      count: 0,
+      sales: 0,
+      salesAfterDiscount: 0,
+      commission: 0,
+      deduction: 0,
+      payout: 0,
+      paid: 0,
+      balance: 0,
+    };
+    return { items, sums: groups[0] ?? none };
   }
 
   /** The vendor's payable line items up to the cut-off (one read). */
@@ -244,21 +321,36 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
     }));
   }
 
-  /** Records the platform fulfillment on the claimed lines and frees the claims. */
+  /**
+   * Records the platform fulfillment on the claimed lines and frees the claims; each line's audit
+   * event (if any) enters its outbox in the same write. Whether every line still held the claim.
+   */
   async recordFulfilled(
     scope: ShopScope,
-    done: Array<{ _id: Types.ObjectId; fulfillment: LineItemFulfillment }>,
+    done: Array<{ _id: Types.ObjectId; fulfillment: LineItemFulfillment; event?: AuditRecord | null }>,
     lockId: string,
-  ): Promise<void> {
-    await this.updateEach(scope, done, (d) => ({
-      filter: { _id: d._id, fulfillmentLock: lockId },
-      set: {
-        fulfillmentStatus: 'fulfilled',
-        fulfillment: d.fulfillment,
-        fulfillmentLock: null,
-        fulfillmentLockedAt: null,
+    stamp: AuditStamp | null = null,
+  ): Promise<boolean> {
+    if (done.length === 0) return true;
+    const ops = done.map((d) => ({
+      updateOne: {
+        filter: this.scoped(scope, { _id: d._id, fulfillmentLock: lockId }),
+        update: withOutbox(
+          {
+            $set: {
+              fulfillmentStatus: 'fulfilled',
+              fulfillment: d.fulfillment,
+              fulfillmentLock: null,
+              fulfillmentLockedAt: null,
+            },
+          },
+          stamp,
+          d.event,
+        ),
       },
     }));
+    const res = await chunkedBulkWrite(this.model, ops as Parameters<Model<LineItem>['bulkWrite']>[0]);
+    return res.matchedCount === ops.length;
   }
 
   /** Frees this request's claims on lines that were not fulfilled. */

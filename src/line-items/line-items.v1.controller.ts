@@ -5,6 +5,7 @@ import { ApiV1Errors } from '../common/http/api-errors.decorator';
 import type { ShopScope } from '../common/tenancy';
 import { UpdateLineItemsDto, UpdateLineItemsResponseDto } from './dto/line-items-update.dto';
 import { LineItemUpdatesService } from './line-item-updates.service';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 @ApiTags('Line items')
 @V1Auth('shop')
@@ -48,6 +49,7 @@ export class LineItemsV1Controller {
     },
   })
   @ApiOkResponse({ type: UpdateLineItemsResponseDto })
+  @Idempotent('v1')
   @ApiV1Errors(400, 413, 422)
   update(@Scope() scope: ShopScope, @Body() body: UpdateLineItemsDto): Promise<UpdateLineItemsResponseDto> {
     return this.updates.update(scope, body);

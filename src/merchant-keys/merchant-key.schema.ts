@@ -1,5 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types } from 'mongoose';
+import { auditOutboxPlugin } from '../audit/audit-outbox';
 
 /**
  * A merchant API key (`mk_live_<lookupId>_<secret>`). The lookup id begins with the shop id, so
@@ -35,4 +36,5 @@ export class MerchantKey {
 }
 
 export const MerchantKeySchema = SchemaFactory.createForClass(MerchantKey);
+MerchantKeySchema.plugin(auditOutboxPlugin);
 MerchantKeySchema.index({ shopId: 1, createdAt: -1, _id: -1 });

@@ -1,20 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
+import { ModelOutbox, outboxOnInsert, withOutbox } from '../audit/audit-outbox';
+import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { MerchantKey } from './merchant-key.schema';
 
 @Injectable()
 export class MerchantKeysRepository extends TenantRepository<MerchantKey> {
+  /** The audit outbox of key documents (AuditTrail.commit). */
+  readonly outbox: ModelOutbox;
+
   constructor(@InjectModel(MerchantKey.name) model: Model<MerchantKey>) {
     super(model);
+    this.outbox = new ModelOutbox(model);
   }
 
   async create(
     scope: ShopScope,
-    data: Pick<MerchantKey, 'lookupId' | 'secretHash' | 'name'>,
+    data: Pick<MerchantKey, '_id' | 'lookupId' | 'secretHash' | 'name'>,
+    stamp: AuditStamp | null = null,
+    event: AuditRecord | null = null,
   ): Promise<MerchantKey> {
-    const doc = await this.model.create({ ...data, ...this.owner(scope) });
+    const outbox = stamp && event ? outboxOnInsert(stamp, event) : {};
+    const doc = await this.model.create({ ...data, ...outbox, ...this.owner(scope) });
     return doc.toObject();
   }
 
@@ -39,34 +48,44 @@ export class MerchantKeysRepository extends TenantRepository<MerchantKey> {
     id: Types.ObjectId,
     expiresAt: Date,
     replacedBy: Types.ObjectId,
+    stamp: AuditStamp | null = null,
+    event: AuditRecord | null = null,
   ): Promise<MerchantKey | null> {
     return this.model
       .findOneAndUpdate(
         this.scoped(scope, { _id: id, revokedAt: null, expiresAt: null }),
-        { $set: { expiresAt, replacedBy } },
+        withOutbox({ $set: { expiresAt, replacedBy } }, stamp, event),
         { new: true },
       )
       .lean<MerchantKey>()
       .exec();
   }
 
-  /** Idempotent: revoking a revoked key keeps its first revocation time. */
-  async revoke(scope: ShopScope, id: Types.ObjectId, at: Date): Promise<MerchantKey | null> {
+  /**
+   * Idempotent: revoking a revoked key keeps its first revocation time. `revokedNow` says whether
+   * this call revoked it (only then did the audit event enter its outbox).
+   */
+  async revoke(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    at: Date,
+    stamp: AuditStamp | null = null,
+    event: AuditRecord | null = null,
+  ): Promise<{ key: MerchantKey | null; revokedNow: boolean }> {
     const revoked = await this.model
       .findOneAndUpdate(
         this.scoped(scope, { _id: id, revokedAt: null }),
-        { $set: { revokedAt: at } },
+        withOutbox({ $set: { revokedAt: at } }, stamp, event),
         { new: true },
       )
       .lean<MerchantKey>()
       .exec();
-    return (
-      revoked ??
-      this.model
-        .findOne(this.scoped(scope, { _id: id }))
-        .lean<MerchantKey>()
-        .exec()
-    );
+    if (revoked) return { key: revoked, revokedNow: true };
+    const key = await this.model
+      .findOne(this.scoped(scope, { _id: id }))
+      .lean<MerchantKey>()
+      .exec();
+    return { key, revokedNow: false };
   }
 
   deleteById(scope: ShopScope, id: Types.ObjectId): Promise<unknown> {

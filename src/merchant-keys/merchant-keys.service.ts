@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
+import { AuditTrail } from '../audit/audit-trail.service';
+import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { Clock } from '../common/clock/clock';
 import { randomBase62, sameDigest, sha256Hex } from '../common/crypto';
 import { ConflictError, NotFoundError, UnauthorizedError } from '../common/errors';
@@ -24,10 +26,13 @@ export class MerchantKeysService {
   constructor(
     private readonly keys: MerchantKeysRepository,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail,
   ) {}
 
   async create(scope: ShopScope, name?: string): Promise<CreatedMerchantKeyDto> {
-    const { record, key } = await this.mint(scope, name ?? null);
+    const stamp = this.audit.begin();
+    const { record, key, event } = await this.mint(scope, name ?? null, stamp);
+    await this.audit.commit(scope, this.keys.outbox, stamp, [event], 'all');
     return { id: String(record._id), key, createdAt: record.createdAt.toISOString() };
   }
 
@@ -50,18 +55,26 @@ export class MerchantKeysService {
         `Only an active key can be rotated; this key is ${merchantKeyStatus(current, now)}`,
       );
     }
-    const { record, key } = await this.mint(scope, current.name);
-    const previous = await this.keys.markRotated(
+    const stamp = this.audit.begin();
+    const { record, key, event: created } = await this.mint(scope, current.name, stamp);
+    const expiresAt = new Date(now.getTime() + ROTATION_GRACE_MS);
+    const rotated = this.audit.changed(
       scope,
-      current._id,
-      new Date(now.getTime() + ROTATION_GRACE_MS),
-      record._id,
+      stamp,
+      'merchant_key.rotate',
+      { type: 'merchant_key', id: current._id },
+      keyView(current),
+      { ...keyView(current), expiresAt, replacedBy: record._id },
     );
+    const previous = await this.keys.markRotated(scope, current._id, expiresAt, record._id, stamp, rotated);
     if (!previous) {
-      // Lost a race with another rotation or a revocation: withdraw the key we just made.
+      // Lost a race with another rotation or a revocation: withdraw the key we just made (its
+      // creation event, not yet relayed, goes with it).
       await this.keys.deleteById(scope, record._id);
       throw new ConflictError('The key was rotated or revoked concurrently');
     }
+    // Both documents carry this write's key: relayed together once the rotation holds.
+    await this.audit.commit(scope, this.keys.outbox, stamp, [created, rotated], [record._id, previous._id]);
     return {
       id: String(record._id),
       key,
@@ -73,8 +86,19 @@ export class MerchantKeysService {
   /** Every token minted from the key is refused from the next request on. */
   async revoke(scope: ShopScope, id: string): Promise<RevokedMerchantKeyDto> {
     const current = await this.get(scope, id);
-    const revoked = await this.keys.revoke(scope, current._id, this.clock.now());
+    const at = this.clock.now();
+    const stamp = this.audit.begin();
+    const event = this.audit.changed(
+      scope,
+      stamp,
+      'merchant_key.revoke',
+      { type: 'merchant_key', id: current._id },
+      keyView(current),
+      { ...keyView(current), revokedAt: at },
+    );
+    const { key: revoked, revokedNow } = await this.keys.revoke(scope, current._id, at, stamp, event);
     if (!revoked) throw new NotFoundError('Merchant key');
+    if (revokedNow) await this.audit.commit(scope, this.keys.outbox, stamp, [event], [revoked._id]);
     return { message: 'Merchant key revoked', merchantKey: toMerchantKeyResponse(revoked, this.clock.now()) };
   }
 
@@ -107,13 +131,42 @@ export class MerchantKeysService {
     return record;
   }
 
+  /** A new key record, with its creation event in its outbox (the secret never enters the event). */
   private async mint(
     scope: ShopScope,
     name: string | null,
-  ): Promise<{ record: MerchantKey & { _id: Types.ObjectId }; key: string }> {
+    stamp: AuditStamp | null,
+  ): Promise<{ record: MerchantKey & { _id: Types.ObjectId }; key: string; event: AuditRecord | null }> {
+    const _id = new Types.ObjectId();
     const lookupId = scope.shopId + randomBytes(4).toString('hex');
     const secret = randomBase62(40);
-    const record = await this.keys.create(scope, { lookupId, secretHash: sha256Hex(secret), name });
-    return { record, key: `${MERCHANT_KEY_PREFIX}${lookupId}_${secret}` };
+    const event = this.audit.created(
+      scope,
+      stamp,
+      'merchant_key.create',
+      { type: 'merchant_key', id: _id },
+      {
+        name,
+        keyPrefix: `${MERCHANT_KEY_PREFIX}${lookupId}_…`,
+      },
+    );
+    const record = await this.keys.create(
+      scope,
+      { _id, lookupId, secretHash: sha256Hex(secret), name },
+      stamp,
+      event,
+    );
+    return { record, key: `${MERCHANT_KEY_PREFIX}${lookupId}_${secret}`, event };
   }
+}
+
+/** What the audit trail compares of a key: never its secret or the secret's hash. */
+function keyView(k: MerchantKey): Record<string, unknown> {
+  return {
+    name: k.name,
+    keyPrefix: `${MERCHANT_KEY_PREFIX}${k.lookupId}_…`,
+    expiresAt: k.expiresAt ?? null,
+    revokedAt: k.revokedAt ?? null,
+    replacedBy: k.replacedBy ?? null,
+  };
 }

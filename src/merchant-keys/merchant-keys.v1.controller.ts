@@ -13,6 +13,7 @@ import {
 } from './dto/merchant-key.dto';
 import { MerchantKeysService } from './merchant-keys.service';
 import { ObjectIdParam } from '../common/http/params';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 @ApiTags('Merchant keys')
 @V1Auth('shop')
@@ -27,6 +28,7 @@ export class MerchantKeysV1Controller {
     summary: 'Create a merchant API key (mk_live_…); the key is shown only in this response',
   })
   @ApiOkResponse({ type: CreatedMerchantKeyDto })
+  @Idempotent('v1')
   @ApiV1Errors(400, 422)
   create(@Scope() scope: ShopScope, @Body() body: CreateMerchantKeyDto): Promise<CreatedMerchantKeyDto> {
     return this.keys.create(scope, body.name);
@@ -51,6 +53,7 @@ export class MerchantKeysV1Controller {
   })
   @ObjectIdParam('id', '6740b9f1c2a4e15b3c9d0a11', 'Merchant key id')
   @ApiOkResponse({ type: RotatedMerchantKeyDto })
+  @Idempotent('v1')
   @ApiV1Errors(notFound('Merchant key'), {
     status: 409,
     message: 'Only an active key can be rotated; this key is rotated',
@@ -66,6 +69,7 @@ export class MerchantKeysV1Controller {
   })
   @ObjectIdParam('id', '6740b9f1c2a4e15b3c9d0a11', 'Merchant key id')
   @ApiOkResponse({ type: RevokedMerchantKeyDto })
+  @Idempotent('v1')
   @ApiV1Errors(notFound('Merchant key'))
   revoke(@Scope() scope: ShopScope, @Param('id') id: string): Promise<RevokedMerchantKeyDto> {
     return this.keys.revoke(scope, id);

@@ -1,5 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types } from 'mongoose';
+import { auditOutboxPlugin } from '../audit/audit-outbox';
 
 /**
  * queued → running → completed; a failed run goes back to queued while the job has attempts left,
@@ -55,9 +56,13 @@ export class PayoutBatch {
 
   createdAt!: Date;
   updatedAt!: Date;
+
+  /** The key of the last audited write (the trigger that created the batch, until relayed). */
+  auditPendingKey?: string;
 }
 
 export const PayoutBatchSchema = SchemaFactory.createForClass(PayoutBatch);
+PayoutBatchSchema.plugin(auditOutboxPlugin);
 // One batch per vendor and period; also serves "every batch of a period" (a repeated trigger).
 PayoutBatchSchema.index({ shopId: 1, periodEnd: 1, vendorId: 1 }, { unique: true });
 // GET /v1/payouts/batches (status sent as `$in` over every value when not filtered)

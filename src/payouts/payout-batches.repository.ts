@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
+import { ModelOutbox, outboxOnInsert } from '../audit/audit-outbox';
+import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { upsertReturningDocument } from '../database/upsert';
 import { valueOrAny } from '../database/query-filters';
@@ -17,19 +19,28 @@ export interface BatchTotals {
 @Injectable()
 export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
   protected override readonly vendorField = 'vendorId';
+  /** The audit outbox of batch documents (AuditTrail.commit). */
+  readonly outbox: ModelOutbox;
 
   constructor(@InjectModel(PayoutBatch.name) model: Model<PayoutBatch>) {
     super(model);
+    this.outbox = new ModelOutbox(model);
   }
 
-  /** The batch of (vendor, periodEnd): found, or created queued. Safe under concurrent triggers. */
+  /**
+   * The batch of (vendor, periodEnd): found, or created queued. Safe under concurrent triggers.
+   * With `created`, a batch this call creates gets that id and that audit event in its outbox (in
+   * the same upsert); a batch that already existed keeps its own (its `auditPendingKey` tells).
+   */
   async findOrCreate(
     scope: ShopScope,
     key: { vendorId: Types.ObjectId; periodEnd: string },
     init: { vendorName: string; cutoff: Date },
+    created?: { _id: Types.ObjectId; stamp: AuditStamp; event: AuditRecord } | null,
   ): Promise<PayoutBatch> {
     const filter = this.scoped(scope, key);
-    const update = { $setOnInsert: { ...init, status: 'queued' as const } };
+    const onInsert = created ? { _id: created._id, ...outboxOnInsert(created.stamp, created.event) } : {};
+    const update = { $setOnInsert: { ...init, status: 'queued' as const, ...onInsert } };
     // Two triggers racing to insert the same key: the unique index lets one win, the other reads its batch.
     return upsertReturningDocument(() =>
       this.model

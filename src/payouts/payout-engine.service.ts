@@ -5,6 +5,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { Types } from 'mongoose';
 import { PayoutAdjustmentsRepository } from '../adjustments/payout-adjustments.repository';
+import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { Clock } from '../common/clock/clock';
 import { dayEnd, dayOf } from '../common/dates/day-range';
 import { DomainError, NotFoundError, ValidationError } from '../common/errors';
@@ -27,6 +28,18 @@ export interface RunProgress {
   batchesDone: number;
   batches: number;
   current?: { vendorName: string; lineItemsDone: number; lineItems: number };
+}
+
+/** How a trigger records the batches it creates: the write's stamp and each new batch's event. */
+export interface BatchAudit {
+  stamp: AuditStamp;
+  eventFor(batch: {
+    _id: Types.ObjectId;
+    vendorId: Types.ObjectId;
+    vendorName: string;
+    periodEnd: string;
+    cutoff: Date;
+  }): AuditRecord | null;
 }
 
 /** Another run of the batch holds its lease: run again once that lease ends (never dropped). */
@@ -81,8 +94,12 @@ export class PayoutEngine {
    * POST /v1/payouts/batches: the batches of the trigger, each queued unless already completed; a
    * batch left `running` by a run whose lease lapsed (its process died) is resumed at once.
    */
-  async trigger(scope: ShopScope, input: { vendorId?: string; until: string }): Promise<PayoutBatch[]> {
-    const batches = await this.prepare(scope, input);
+  async trigger(
+    scope: ShopScope,
+    input: { vendorId?: string; until: string },
+    audit?: BatchAudit | null,
+  ): Promise<PayoutBatch[]> {
+    const batches = await this.prepare(scope, input, audit);
     const now = this.clock.now();
     for (const batch of batches) {
       if (batch.status === 'completed') continue;
@@ -180,6 +197,7 @@ export class PayoutEngine {
   private async prepare(
     scope: ShopScope,
     input: { vendorId?: string; until: string },
+    audit?: BatchAudit | null,
   ): Promise<PayoutBatch[]> {
     const cutoff = dayEnd(input.until);
     if (!cutoff) throw new ValidationError(`until "${input.until}" is not a valid YYYY-MM-DD date`);
@@ -193,10 +211,19 @@ export class PayoutEngine {
       : await this.vendorsWithPayable(scope, input.until, cutoff);
     const out: PayoutBatch[] = [];
     for (const v of vendors) {
+      const _id = new Types.ObjectId();
+      const event = audit?.eventFor({
+        _id,
+        vendorId: v._id,
+        vendorName: v.vendorName,
+        periodEnd: input.until,
+        cutoff,
+      });
       let batch = await this.batches.findOrCreate(
         scope,
         { vendorId: v._id, periodEnd: input.until },
         { vendorName: v.vendorName, cutoff },
+        audit && event ? { _id, stamp: audit.stamp, event } : null,
       );
       if (batch.status === 'failed') batch = (await this.batches.requeue(scope, batch._id)) ?? batch;
       out.push(batch);

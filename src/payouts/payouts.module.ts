@@ -11,6 +11,8 @@ import { PayoutEngine } from './payout-engine.service';
 import { PayoutsService } from './payouts.service';
 import { SystemPayoutBatchesRepository } from './system-payout-batches.repository';
 import { PayoutsV1Controller } from './payouts.v1.controller';
+import { VendorReportService } from './vendor-report.service';
+import { VendorReportV1Controller } from './vendor-report.v1.controller';
 
 /**
  * Payout rows and batches. Line items, adjustments and vendors are read (and marked paid) through
@@ -23,11 +25,12 @@ import { PayoutsV1Controller } from './payouts.v1.controller';
     VendorsModule,
     MongooseModule.forFeature([{ name: PayoutBatch.name, schema: PayoutBatchSchema }]),
   ],
-  controllers: [PayoutsV1Controller],
+  controllers: [PayoutsV1Controller, VendorReportV1Controller],
   providers: [
     PayoutBatchesRepository,
     PayoutEngine,
     PayoutsService,
+    VendorReportService,
     SystemPayoutBatchesRepository,
     {
       provide: PayoutEngineOptions,

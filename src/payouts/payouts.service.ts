@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AuditTrail } from '../audit/audit-trail.service';
 import { NotFoundError } from '../common/errors';
 import { nextOffset } from '../common/pagination';
 import { ShopScope, toObjectId } from '../common/tenancy';
@@ -14,7 +15,8 @@ import {
 import { PayoutListDto, PayoutListQueryDto } from './dto/payout.dto';
 import { toPayoutBatchResponse, toPayoutRow } from './payout.mapper';
 import { PayoutBatchesRepository } from './payout-batches.repository';
-import { PayoutEngine } from './payout-engine.service';
+import { BatchAudit, PayoutEngine } from './payout-engine.service';
+import type { AuditRecord } from '../audit/audit-record';
 
 @Injectable()
 export class PayoutsService {
@@ -22,6 +24,7 @@ export class PayoutsService {
     private readonly lineItems: LineItemsRepository,
     private readonly batches: PayoutBatchesRepository,
     private readonly engine: PayoutEngine,
+    private readonly audit: AuditTrail,
   ) {}
 
   async list(scope: ShopScope, q: PayoutListQueryDto): Promise<PayoutListDto> {
@@ -37,8 +40,36 @@ export class PayoutsService {
     return { total, nextOffset: nextOffset(q, total), payouts: items.map(toPayoutRow) };
   }
 
+  /**
+   * Each batch the trigger creates gets a `payout_batch.create` event (a repeated trigger creates
+   * none: it answers the existing batches).
+   */
   async triggerBatches(scope: ShopScope, body: CreatePayoutBatchesDto): Promise<PayoutBatchesQueuedDto> {
-    const batches = await this.engine.trigger(scope, body);
+    const stamp = this.audit.begin();
+    const events = new Map<string, AuditRecord>();
+    const audit: BatchAudit | null = stamp && {
+      stamp,
+      eventFor: (b) => {
+        const event = this.audit.created(
+          scope,
+          stamp,
+          'payout_batch.create',
+          { type: 'payout_batch', id: b._id },
+          {
+            vendorId: b.vendorId,
+            vendorName: b.vendorName,
+            periodEnd: b.periodEnd,
+            cutoff: b.cutoff,
+            status: 'queued',
+          },
+        );
+        if (event) events.set(String(b._id), event);
+        return event;
+      },
+    };
+    const batches = await this.engine.trigger(scope, body, audit);
+    const createdNow = batches.filter((b) => stamp && b.auditPendingKey === stamp.key).map((b) => b._id);
+    await this.audit.commit(scope, this.batches.outbox, stamp, [...events.values()], createdNow);
     return { batchIds: batches.map((b) => String(b._id)), batches: batches.map(toPayoutBatchResponse) };
   }
 

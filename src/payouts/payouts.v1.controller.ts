@@ -13,6 +13,7 @@ import {
 import { PayoutListDto, PayoutListQueryDto } from './dto/payout.dto';
 import { PayoutsService } from './payouts.service';
 import { ObjectIdParam } from '../common/http/params';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 @ApiTags('Payouts')
 @V1Auth('shop')
@@ -46,6 +47,7 @@ export class PayoutsV1Controller {
       'that arrive after its batch completed are paid by the next period.',
   })
   @ApiAcceptedResponse({ type: PayoutBatchesQueuedDto })
+  @Idempotent('v1')
   @ApiV1Errors(400, 422)
   trigger(@Scope() scope: ShopScope, @Body() body: CreatePayoutBatchesDto): Promise<PayoutBatchesQueuedDto> {
     return this.payouts.triggerBatches(scope, body);

@@ -34,6 +34,10 @@ export const Jobs = {
   SweepPayoutBatches: 'sweep-payout-batches',
   /** Delete finished job records past the retention period (jobs; repeatable). */
   PurgeJobRecords: 'purge-job-records',
+  /** Store audit events a request left in an outbox or pending (audit; repeatable). */
+  RepairAuditTrail: 'repair-audit-trail',
+  /** Delete idempotency records past their 24 h (idempotency; repeatable). */
+  PurgeIdempotencyKeys: 'purge-idempotency-keys',
 } as const;
 export type JobName = (typeof Jobs)[keyof typeof Jobs];
 
@@ -77,6 +81,8 @@ export interface JobCatalog {
   [Jobs.PurgeDeliveries]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
   [Jobs.SweepPayoutBatches]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
   [Jobs.PurgeJobRecords]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
+  [Jobs.RepairAuditTrail]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
+  [Jobs.PurgeIdempotencyKeys]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
 }
 
 export type JobData<N extends JobName> = JobCatalog[N]['data'];

@@ -36,12 +36,20 @@ export async function scheduleRepeatable(queue: Queue, name: string, everyMs: nu
   );
 }
 
+/** One wait per client: every maintenance processor waits on the same queue's client. */
+const connecting = new WeakMap<object, Promise<void>>();
+
 /** Resolves once the queue's command client is connected to Redis (Bull's `isReady` does not wait for that). */
 export async function whenConnected(queue: Queue): Promise<void> {
   await queue.isReady();
   const client = queue.client;
   if (client.status === 'ready') return;
-  await new Promise<void>((resolve) => client.once('ready', () => resolve()));
+  let wait = connecting.get(client);
+  if (!wait) {
+    wait = new Promise<void>((resolve) => client.once('ready', () => resolve()));
+    connecting.set(client, wait);
+  }
+  await wait;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { HydratedDocument, Types } from 'mongoose';
+import { auditOutboxPlugin } from '../audit/audit-outbox';
 
 /** Per-shop figures that feed the money calculation (DESIGN §6); all default to 0 / false. */
 @Schema({ _id: false })
@@ -62,3 +63,4 @@ export class Shop {
 
 export type ShopDocument = HydratedDocument<Shop>;
 export const ShopSchema = SchemaFactory.createForClass(Shop);
+ShopSchema.plugin(auditOutboxPlugin);

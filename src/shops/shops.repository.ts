@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
+import { ModelOutbox, withOutbox } from '../audit/audit-outbox';
+import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope, toObjectId } from '../common/tenancy';
 import { Shop } from './shop.schema';
 
@@ -20,7 +22,12 @@ export interface ShopPlatformSettings {
  */
 @Injectable()
 export class ShopsRepository {
-  constructor(@InjectModel(Shop.name) private readonly model: Model<Shop>) {}
+  /** The audit outbox of the shop document (settings, profile fields, platform). */
+  readonly outbox: ModelOutbox;
+
+  constructor(@InjectModel(Shop.name) private readonly model: Model<Shop>) {
+    this.outbox = new ModelOutbox(model, '_id');
+  }
 
   async create(data: Pick<Shop, 'domain' | 'name' | 'apiKeyHash' | 'webhookSecret'>): Promise<Shop> {
     const doc = await this.model.create(data);
@@ -55,11 +62,19 @@ export class ShopsRepository {
     return shop ? (shop.keyVersion ?? 0) : null;
   }
 
-  async update(shopId: string, set: Record<string, unknown>): Promise<Shop | null> {
+  async update(
+    shopId: string,
+    set: Record<string, unknown>,
+    stamp: AuditStamp | null = null,
+    event: AuditRecord | null = null,
+  ): Promise<Shop | null> {
     const id = toObjectId(shopId);
     if (!id) return null;
     return this.model
-      .findOneAndUpdate({ _id: id }, { $set: set }, { new: true, runValidators: true })
+      .findOneAndUpdate({ _id: id }, withOutbox({ $set: set }, stamp, event), {
+        new: true,
+        runValidators: true,
+      })
       .lean<Shop>()
       .exec();
   }
@@ -76,11 +91,15 @@ export class ShopsRepository {
     scope: ShopScope,
     platform: string,
     tokenEnc?: string,
+    stamp: AuditStamp | null = null,
+    event: AuditRecord | null = null,
   ): Promise<ShopPlatformSettings | null> {
     const $set: Record<string, unknown> = { 'settings.platform': platform };
     if (tokenEnc !== undefined) $set['settings.platformAccessTokenEnc'] = tokenEnc;
     const shop = await this.model
-      .findOneAndUpdate({ _id: new Types.ObjectId(scope.shopId) }, { $set }, { new: true })
+      .findOneAndUpdate({ _id: new Types.ObjectId(scope.shopId) }, withOutbox({ $set }, stamp, event), {
+        new: true,
+      })
       .lean<Shop>()
       .exec();
     return shop ? platformView(shop) : null;

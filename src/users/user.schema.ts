@@ -1,5 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types } from 'mongoose';
+import { auditOutboxPlugin } from '../audit/audit-outbox';
 
 export const USER_TYPES = ['vendor'] as const;
 
@@ -51,6 +52,7 @@ export class User {
 export type UserRecord = Omit<User, 'passwordHash'>;
 
 export const UserSchema = SchemaFactory.createForClass(User);
+UserSchema.plugin(auditOutboxPlugin);
 UserSchema.index({ shopId: 1, email: 1 }, { unique: true });
 UserSchema.index({ shopId: 1, createdAt: -1, _id: -1 });
 UserSchema.index({ shopId: 1, vendorId: 1, createdAt: -1, _id: -1 });

@@ -3,6 +3,8 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import type { CursorRows, CursorWindow } from '../common/pagination';
 import { ShopScope, TenantRepository, toObjectId } from '../common/tenancy';
+import { ModelOutbox, outboxOnInsert, withOutbox } from '../audit/audit-outbox';
+import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { User, UserRecord } from './user.schema';
 
 /** What the per-request check of a vendor token needs. */
@@ -15,18 +17,24 @@ export interface UserSessionState {
 @Injectable()
 export class UsersRepository extends TenantRepository<User> {
   protected override readonly vendorField = 'vendorId';
+  /** The audit outbox of user documents (AuditTrail.commit). */
+  readonly outbox: ModelOutbox;
 
   constructor(@InjectModel(User.name) model: Model<User>) {
     super(model);
+    this.outbox = new ModelOutbox(model);
   }
 
   /** Throws the driver's duplicate-key error when the email is taken in this shop. */
   async create(
     scope: ShopScope,
-    data: Pick<User, 'vendorId' | 'email' | 'passwordHash' | 'vendorActive'>,
+    data: Pick<User, '_id' | 'vendorId' | 'email' | 'passwordHash' | 'vendorActive'>,
+    stamp: AuditStamp | null = null,
+    event: AuditRecord | null = null,
   ): Promise<UserRecord> {
     const doc = await this.model.create({
       ...data,
+      ...(stamp && event ? outboxOnInsert(stamp, event) : {}),
       type: 'vendor',
       approved: true,
       invitationDate: null,
@@ -57,6 +65,16 @@ export class UsersRepository extends TenantRepository<User> {
       .exec();
   }
 
+  /** The users of several vendors in one read (a page of vendors with their users). */
+  listByVendors(scope: ShopScope, vendorIds: Types.ObjectId[]): Promise<UserRecord[]> {
+    if (vendorIds.length === 0) return Promise.resolve([]);
+    return this.model
+      .find(this.scoped(scope, { vendorId: { $in: vendorIds } }))
+      .sort({ createdAt: -1, _id: -1 })
+      .lean<UserRecord[]>()
+      .exec();
+  }
+
   page(
     scope: ShopScope,
     window: CursorWindow,
@@ -70,9 +88,18 @@ export class UsersRepository extends TenantRepository<User> {
    * Throws the driver's duplicate-key error when a new email is taken in this shop. The schema keeps
    * the hash out of the projection; it is also dropped from the result, whatever the store applied.
    */
-  async update(scope: ShopScope, id: Types.ObjectId, set: Partial<User>): Promise<UserRecord | null> {
+  async update(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    set: Partial<User>,
+    stamp: AuditStamp | null = null,
+    event: AuditRecord | null = null,
+  ): Promise<UserRecord | null> {
     const doc = await this.model
-      .findOneAndUpdate(this.scoped(scope, { _id: id }), { $set: set }, { new: true, runValidators: true })
+      .findOneAndUpdate(this.scoped(scope, { _id: id }), withOutbox({ $set: set }, stamp, event), {
+        new: true,
+        runValidators: true,
+      })
       .lean<User>()
       .exec();
     return doc ? withoutHash(doc) : null;

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
+import { AuditTrail } from '../audit/audit-trail.service';
 import { Clock } from '../common/clock/clock';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../common/errors';
 import { readCursorPage } from '../common/pagination';
@@ -37,6 +38,7 @@ export class UsersService {
     private readonly hasher: PasswordHasher,
     private readonly mail: MailService,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail,
     @Inject(authConfig.KEY) private readonly auth: AuthConfig,
   ) {}
 
@@ -47,17 +49,38 @@ export class UsersService {
    */
   async create(scope: ShopScope, dto: CreateUserDto, shopDomain: string): Promise<UserMessageDto> {
     const vendor = await this.vendorOf(scope, dto.vendorId);
+    const _id = new Types.ObjectId();
+    const stamp = this.audit.begin();
+    // The password never enters the trail (nor does its hash).
+    const event = this.audit.created(
+      scope,
+      stamp,
+      'user.create',
+      { type: 'user', id: _id },
+      {
+        email: dto.email,
+        vendorId: vendor._id,
+        approved: true,
+      },
+    );
     let user: UserRecord;
     try {
-      user = await this.users.create(scope, {
-        vendorId: vendor._id,
-        email: dto.email,
-        passwordHash: await this.hasher.hash(dto.password),
-        vendorActive: vendor.active,
-      });
+      user = await this.users.create(
+        scope,
+        {
+          _id,
+          vendorId: vendor._id,
+          email: dto.email,
+          passwordHash: await this.hasher.hash(dto.password),
+          vendorActive: vendor.active,
+        },
+        stamp,
+        event,
+      );
     } catch (err) {
       throw emailTaken(err, dto.email);
     }
+    await this.audit.commit(scope, this.users.outbox, stamp, [event], 'all');
     if (!dto.sendEmail) return { message: 'User created', user: toUserResponse(user) };
     const sent = await this.mail.send(
       vendorInvitation({
@@ -118,6 +141,14 @@ export class UsersService {
     return this.withVendorName(scope, await this.get(scope, id));
   }
 
+  /** The users of each of these vendors (by vendor id), in one read. */
+  async listForVendors(scope: ShopScope, vendorIds: Types.ObjectId[]): Promise<Map<string, UserDto[]>> {
+    const byVendor = new Map<string, UserDto[]>(vendorIds.map((id) => [String(id), []]));
+    for (const u of await this.users.listByVendors(scope, vendorIds))
+      byVendor.get(String(u.vendorId))?.push(toUserResponse(u));
+    return byVendor;
+  }
+
   async listForVendor(scope: ShopScope, vendorId: Types.ObjectId): Promise<UserDto[]> {
     return (await this.users.listByVendor(scope, vendorId)).map(toUserResponse);
   }
@@ -131,9 +162,23 @@ export class UsersService {
     return this.withVendorName(scope, await this.change(scope, id, dto));
   }
 
+  /**
+   * Deletes the user: its sign-in and tokens stop at once (the per-request check finds no user).
+   * The deletion event is stored as pending first (the document and its outbox go with the delete).
+   */
   async delete(scope: ShopScope, id: string): Promise<DeletedUserDto> {
     const current = await this.getRecord(scope, id);
-    if (!(await this.users.delete(scope, current._id))) throw new NotFoundError('User');
+    const pending = await this.audit.intendDelete(
+      scope,
+      this.audit.begin(),
+      'user.delete',
+      { type: 'user', id: current._id },
+      auditView(current),
+      'users',
+    );
+    const deleted = await this.users.delete(scope, current._id);
+    await this.audit.finishDelete(scope, pending, deleted);
+    if (!deleted) throw new NotFoundError('User');
     return { _id: String(current._id), deleted: true };
   }
 
@@ -188,13 +233,31 @@ export class UsersService {
     if (dto.password !== undefined) set.passwordHash = await this.hasher.hash(dto.password);
     if (dto.approved !== undefined) set.approved = dto.approved;
     if (Object.keys(set).length === 0) return toUserResponse(current);
+    const stamp = this.audit.begin();
+    const before = auditView(current);
+    const event = this.audit.changed(
+      scope,
+      stamp,
+      'user.update',
+      { type: 'user', id: current._id },
+      before,
+      {
+        ...before,
+        ...(set.email !== undefined ? { email: set.email } : {}),
+        ...(set.approved !== undefined ? { approved: set.approved } : {}),
+      },
+      // A new password is recorded as a fact, never as a value.
+      set.passwordHash !== undefined ? { after: { passwordChanged: true } } : undefined,
+    );
+    let updated: UserRecord | null;
     try {
-      const updated = await this.users.update(scope, current._id, set);
-      if (!updated) throw new NotFoundError('User');
-      return toUserResponse(updated);
+      updated = await this.users.update(scope, current._id, set, stamp, event);
     } catch (err) {
       throw emailTaken(err, dto.email ?? current.email);
     }
+    if (!updated) throw new NotFoundError('User');
+    await this.audit.commit(scope, this.users.outbox, stamp, [event], [updated._id]);
+    return toUserResponse(updated);
   }
 
   private async withVendorName(scope: ShopScope, user: UserDto): Promise<V2UserDto> {
@@ -211,6 +274,11 @@ export class UsersService {
     }
     return vendor;
   }
+}
+
+/** What the audit trail compares of a user (never the password or its hash). */
+function auditView(u: UserRecord): Record<string, unknown> {
+  return { email: u.email, vendorId: u.vendorId, approved: u.approved !== false };
 }
 
 function emailTaken(err: unknown, email: string): unknown {

@@ -1,13 +1,14 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Scope, V1Auth } from '../common/auth/auth.decorators';
 import type { Principal } from '../common/auth/principal';
 import { ApiV1Errors, notFound, USER_CONFLICT } from '../common/http/api-errors.decorator';
 import type { ShopScope } from '../common/tenancy';
 import { CreateUserDto, ReplaceUserCredentialsDto } from './dto/user.dto';
-import { UserDto, UserListDto, UserMessageDto } from './dto/user-response.dto';
+import { DeleteMessageDto, UserDto, UserListDto, UserMessageDto } from './dto/user-response.dto';
 import { UsersService } from './users.service';
 import { ObjectIdParam } from '../common/http/params';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 /** Vendor portal users (spec §4.4). Shop token only: a merchant token gets 403 here (it has /v2/users). */
 @ApiTags('Users')
@@ -28,6 +29,7 @@ export class UsersV1Controller {
   })
   @ApiOkResponse({ type: UserMessageDto })
   @ApiV1Errors(400, USER_CONFLICT, 422)
+  @Idempotent('v1')
   create(
     @Scope() scope: ShopScope,
     @CurrentPrincipal() principal: Principal,
@@ -63,5 +65,19 @@ export class UsersV1Controller {
     @Body() body: ReplaceUserCredentialsDto,
   ): Promise<UserMessageDto> {
     return { message: 'User updated', user: await this.users.replaceCredentials(scope, userId, body) };
+  }
+
+  @Delete(':userId')
+  @ApiOperation({
+    operationId: 'deleteUser',
+    summary: 'Delete a portal user',
+    description: 'The user can no longer sign in, and its tokens are refused from the next request on.',
+  })
+  @ObjectIdParam('userId', '6740c7d3e4b0f15b3c9d0a31', 'User id')
+  @ApiOkResponse({ type: DeleteMessageDto })
+  @ApiV1Errors(404)
+  async remove(@Scope() scope: ShopScope, @Param('userId') userId: string): Promise<DeleteMessageDto> {
+    await this.users.delete(scope, userId);
+    return { message: 'User deleted' };
   }
 }

@@ -16,6 +16,7 @@ import {
 } from './dto/user-response.dto';
 import { UsersService } from './users.service';
 import { ObjectIdParam } from '../common/http/params';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 /** V2 merchant administration of portal users (spec §4.10): merchant or shop token; vendor token → 403. */
 @ApiTags('Users')
@@ -44,6 +45,7 @@ export class UsersV2Controller {
   })
   @ApiCreatedResponse({ type: UserEnvelopeDto })
   @ApiV2Errors(400, USER_CONFLICT, 422)
+  @Idempotent('v2')
   async create(
     @Scope() scope: ShopScope,
     @CurrentPrincipal() principal: Principal,

@@ -1,5 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Schema as MongooseSchema, Types } from 'mongoose';
+import { auditOutboxPlugin, type AuditOutboxFields } from '../audit/audit-outbox';
 
 export const COMMISSION_TYPES = ['percentage', 'flat'] as const;
 export type CommissionType = (typeof COMMISSION_TYPES)[number];
@@ -25,7 +26,7 @@ export const VendorProfileEntrySchema = SchemaFactory.createForClass(VendorProfi
 
 /** A vendor of one shop. `vendorName` is stored trimmed and lowercased and is unique per shop. */
 @Schema({ collection: 'vendors', timestamps: true })
-export class Vendor {
+export class Vendor implements AuditOutboxFields {
   _id!: Types.ObjectId;
 
   @Prop({ type: Types.ObjectId, required: true })
@@ -52,9 +53,12 @@ export class Vendor {
 
   createdAt!: Date;
   updatedAt!: Date;
+
+  auditPendingKey?: string;
 }
 
 export const VendorSchema = SchemaFactory.createForClass(Vendor);
+VendorSchema.plugin(auditOutboxPlugin);
 VendorSchema.index({ shopId: 1, vendorName: 1 }, { unique: true });
 // GET /v2/vendors (active sent as `$in: [true, false]` when not filtered) and the active vendors' commissions.
 VendorSchema.index({ shopId: 1, active: 1, createdAt: -1, _id: -1 });

@@ -4,6 +4,8 @@ import { Model, Types } from 'mongoose';
 import type { CursorRows, CursorWindow } from '../common/pagination';
 import { valueOrAny } from '../database/query-filters';
 import { ShopScope, TenantRepository, toObjectId } from '../common/tenancy';
+import { ModelOutbox, outboxOnInsert, withOutbox } from '../audit/audit-outbox';
+import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { Vendor } from './vendor.schema';
 
 /** What other features read of a vendor: its name, commission terms and active flag. */
@@ -16,16 +18,26 @@ const SUMMARY = { vendorName: 1, commissionType: 1, commissionAmount: 1, active:
 /** The only repository of the vendors collection; other features read vendors through it. */
 @Injectable()
 export class VendorsRepository extends TenantRepository<Vendor> {
+  /** The audit outbox of vendor documents (AuditTrail.commit). */
+  readonly outbox: ModelOutbox;
+
   constructor(@InjectModel(Vendor.name) model: Model<Vendor>) {
     super(model);
+    this.outbox = new ModelOutbox(model);
   }
 
-  /** Throws the driver's duplicate-key error when the name is taken (unique shopId + vendorName). */
+  /**
+   * Throws the driver's duplicate-key error when the name is taken (unique shopId + vendorName).
+   * The audit event (if any) is stored in the new document's outbox, in the same insert.
+   */
   async create(
     scope: ShopScope,
-    data: Pick<Vendor, 'vendorName' | 'commissionType' | 'commissionAmount'>,
+    data: Pick<Vendor, '_id' | 'vendorName' | 'commissionType' | 'commissionAmount'>,
+    stamp: AuditStamp | null = null,
+    event: AuditRecord | null = null,
   ): Promise<Vendor> {
-    const doc = await this.model.create({ ...data, active: true, ...this.owner(scope) });
+    const outbox = stamp && event ? outboxOnInsert(stamp, event) : {};
+    const doc = await this.model.create({ ...data, active: true, ...outbox, ...this.owner(scope) });
     return doc.toObject();
   }
 
@@ -79,12 +91,38 @@ export class VendorsRepository extends TenantRepository<Vendor> {
       .exec();
   }
 
-  /** Throws the driver's duplicate-key error on a rename onto an existing name. */
-  update(scope: ShopScope, id: Types.ObjectId, set: Record<string, unknown>): Promise<Vendor | null> {
+  /**
+   * Throws the driver's duplicate-key error on a rename onto an existing name. The audit event (if
+   * any) enters the document's outbox in the same update.
+   */
+  update(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    set: Record<string, unknown>,
+    stamp: AuditStamp | null = null,
+    event: AuditRecord | null = null,
+  ): Promise<Vendor | null> {
     return this.model
-      .findOneAndUpdate(this.scoped(scope, { _id: id }), { $set: set }, { new: true, runValidators: true })
+      .findOneAndUpdate(this.scoped(scope, { _id: id }), withOutbox({ $set: set }, stamp, event), {
+        new: true,
+        runValidators: true,
+      })
       .lean<Vendor>()
       .exec();
+  }
+
+  /** GET /v1/vendors: one page by name (unique per shop, so the order is stable), plus the total. */
+  listPage(
+    scope: ShopScope,
+    filter: { active?: boolean },
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; items: Vendor[] }> {
+    return this.offsetPage<Vendor>(
+      scope,
+      { active: valueOrAny(filter.active, [true, false]) },
+      { vendorName: 1 },
+      page,
+    );
   }
 
   page(scope: ShopScope, window: CursorWindow, filter: { active?: boolean }): Promise<CursorRows<Vendor>> {

@@ -1,5 +1,6 @@
 import { Types } from 'mongoose';
-import { asReal, FakeShops, OTHER_SHOP, SHOP } from '../../test/fakes/fake';
+import { fakeAuditTrail } from '../../test/fakes/audit.fake';
+import { asReal, FakeShops, FixedClock, OTHER_SHOP, SHOP } from '../../test/fakes/fake';
 import { FakeVendorsRepository, FakeVendorUsers, vendor } from '../../test/fakes/vendors.fake';
 import { ConflictError, NotFoundError, ValidationError } from '../common/errors';
 import type { AuthConfig } from '../config/configuration';
@@ -22,7 +23,12 @@ describe('VendorsService and VendorUsersService (repositories faked)', () => {
     shops = new FakeShops();
     users = new FakeVendorUsers();
     const auth = { cursorKey: Buffer.alloc(32, 7) } as AuthConfig;
-    service = new VendorsService(asReal<VendorsRepository>(vendors), asReal<ShopsService>(shops), auth);
+    service = new VendorsService(
+      asReal<VendorsRepository>(vendors),
+      asReal<ShopsService>(shops),
+      fakeAuditTrail(new FixedClock()),
+      auth,
+    );
     vendorUsers = new VendorUsersService(service, asReal<UsersService>(users));
   });
 

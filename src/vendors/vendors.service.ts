@@ -5,6 +5,9 @@ import { readCursorPage } from '../common/pagination';
 import type { ShopScope } from '../common/tenancy';
 import { authConfig, AuthConfig } from '../config/configuration';
 import { isDuplicateKeyError } from '../database/duplicate-key';
+import { AuditTrail } from '../audit/audit-trail.service';
+import type { AuditAction } from '../audit/audit-actions';
+import { applySet } from '../audit/audit-record';
 import { ShopsService } from '../shops/shops.service';
 import { UserVendor, UserVendors } from '../users/user-vendors.port';
 import { commissionProblem } from './commission-rules';
@@ -34,21 +37,39 @@ export class VendorsService implements UserVendors {
   constructor(
     private readonly vendors: VendorsRepository,
     private readonly shops: ShopsService,
+    private readonly audit: AuditTrail,
     @Inject(authConfig.KEY) private readonly auth: AuthConfig,
   ) {}
 
   async create(scope: ShopScope, dto: CreateVendorDto): Promise<VendorDto> {
     assertCommission(dto.commissionType, dto.commissionAmount);
+    const data = {
+      _id: new Types.ObjectId(),
+      vendorName: dto.vendorName,
+      commissionType: dto.commissionType,
+      commissionAmount: dto.commissionAmount,
+    };
+    const stamp = this.audit.begin();
+    const event = this.audit.created(
+      scope,
+      stamp,
+      'vendor.create',
+      { type: 'vendor', id: data._id },
+      {
+        vendorName: data.vendorName,
+        commissionType: data.commissionType,
+        commissionAmount: data.commissionAmount,
+        active: true,
+      },
+    );
+    let vendor: Vendor;
     try {
-      const vendor = await this.vendors.create(scope, {
-        vendorName: dto.vendorName,
-        commissionType: dto.commissionType,
-        commissionAmount: dto.commissionAmount,
-      });
-      return toVendorResponse(vendor);
+      vendor = await this.vendors.create(scope, data, stamp, event);
     } catch (err) {
       throw nameTaken(err, dto.vendorName);
     }
+    await this.audit.commit(scope, this.vendors.outbox, stamp, [event], 'all');
+    return toVendorResponse(vendor);
   }
 
   async get(scope: ShopScope, id: string): Promise<VendorDto> {
@@ -65,7 +86,12 @@ export class VendorsService implements UserVendors {
    * Changes only the given fields. The commission rule is checked on the result (a new type with
    * the stored amount, or the reverse); a rename onto another vendor's name is a 409.
    */
-  async update(scope: ShopScope, id: string, patch: PatchVendorDto): Promise<VendorDto> {
+  async update(
+    scope: ShopScope,
+    id: string,
+    patch: PatchVendorDto,
+    action: AuditAction = 'vendor.update',
+  ): Promise<VendorDto> {
     const current = await this.getRecord(scope, id);
     const set: Record<string, unknown> = {};
     if (patch.vendorName !== undefined && patch.vendorName !== current.vendorName)
@@ -81,19 +107,24 @@ export class VendorsService implements UserVendors {
     if (patch.address !== undefined) Object.assign(set, addressSet(patch.address));
     if (patch.profile !== undefined)
       set.profile = mergeProfile(current.profile, await this.checkedProfile(scope, patch.profile));
-    return this.apply(scope, current, set, patch.vendorName);
+    return this.apply(scope, current, set, action, patch.vendorName);
   }
 
   async setAddress(scope: ShopScope, id: string, address: VendorAddressDto): Promise<VendorDto> {
     const current = await this.getRecord(scope, id);
-    return this.apply(scope, current, addressSet(address));
+    return this.apply(scope, current, addressSet(address), 'vendor.address.update');
   }
 
   /** Sets the given entries; entries of other fields keep their values. */
   async setProfile(scope: ShopScope, id: string, entries: ProfileEntryDto[]): Promise<VendorDto> {
     const current = await this.getRecord(scope, id);
     const checked = await this.checkedProfile(scope, entries);
-    return this.apply(scope, current, { profile: mergeProfile(current.profile, checked) });
+    return this.apply(
+      scope,
+      current,
+      { profile: mergeProfile(current.profile, checked) },
+      'vendor.profile.update',
+    );
   }
 
   async page(scope: ShopScope, query: VendorListQueryDto): Promise<VendorsPageDto> {
@@ -110,6 +141,15 @@ export class VendorsService implements UserVendors {
       pageInfo: page.pageInfo,
       totalCount: page.totalCount,
     };
+  }
+
+  /** GET /v1/vendors: a page of the shop's vendor records (by name). */
+  async listPage(
+    scope: ShopScope,
+    filter: { active?: boolean },
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; items: Vendor[] }> {
+    return this.vendors.listPage(scope, filter, page);
   }
 
   async listActiveCommissions(scope: ShopScope): Promise<ActiveVendorCommission[]> {
@@ -132,20 +172,34 @@ export class VendorsService implements UserVendors {
     return new Map((await this.vendors.findSummaries(scope, ids)).map((v) => [String(v._id), v.vendorName]));
   }
 
+  /** Writes the change with its audit event (only the fields whose values change). */
   private async apply(
     scope: ShopScope,
     current: Vendor,
     set: Record<string, unknown>,
+    action: AuditAction,
     vendorName?: string,
   ): Promise<VendorDto> {
     if (Object.keys(set).length === 0) return toVendorResponse(current);
+    const stamp = this.audit.begin();
+    const before = auditView(current);
+    const event = this.audit.changed(
+      scope,
+      stamp,
+      action,
+      { type: 'vendor', id: current._id },
+      before,
+      applySet(before, set),
+    );
+    let updated: Vendor | null;
     try {
-      const updated = await this.vendors.update(scope, current._id, set);
-      if (!updated) throw new NotFoundError('Vendor');
-      return toVendorResponse(updated);
+      updated = await this.vendors.update(scope, current._id, set, stamp, event);
     } catch (err) {
       throw nameTaken(err, vendorName ?? current.vendorName);
     }
+    if (!updated) throw new NotFoundError('Vendor');
+    await this.audit.commit(scope, this.vendors.outbox, stamp, [event], [updated._id]);
+    return toVendorResponse(updated);
   }
 
   /** Every field must be one the shop defined (GET /v1/shop/profile); the last entry of a field wins. */
@@ -166,6 +220,18 @@ export class VendorsService implements UserVendors {
       throw new ValidationError(Object.values(fields).flat().join('; '), { fields });
     return entries.map((e) => ({ field: e.field, value: e.value }));
   }
+}
+
+/** What the audit trail compares of a vendor. */
+function auditView(v: Vendor): Record<string, unknown> {
+  return {
+    vendorName: v.vendorName,
+    commissionType: v.commissionType,
+    commissionAmount: v.commissionAmount,
+    active: isActiveVendor(v),
+    address: Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, v.address?.[f] ?? null])),
+    profile: (v.profile ?? []).map((p) => ({ field: p.field, value: p.value })),
+  };
 }
 
 function assertCommission(type: CommissionType, amount: number): void {

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
   ApiBody,
   ApiExtraModels,
@@ -18,12 +18,14 @@ import {
   UpdateVendorDto,
   VendorAddressDto,
   VendorReadQueryDto,
+  VendorV1ListQueryDto,
 } from './dto/vendor.dto';
-import { VendorMessageDto, VendorReadDto } from './dto/vendor-response.dto';
+import { VendorListDto, VendorMessageDto, VendorProfileDto, VendorReadDto } from './dto/vendor-response.dto';
 import { ProfileEntriesPipe } from './profile-entries.pipe';
 import { VendorUsersService } from './vendor-users.service';
 import { VendorsService } from './vendors.service';
 import { ObjectIdParam } from '../common/http/params';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 @ApiTags('Vendors')
 @ApiExtraModels(ProfileEntryDto)
@@ -44,8 +46,23 @@ export class VendorsV1Controller {
   })
   @ApiOkResponse({ type: VendorMessageDto })
   @ApiV1Errors(400, VENDOR_CONFLICT, 422)
+  @Idempotent('v1')
   async create(@Scope() scope: ShopScope, @Body() body: CreateVendorDto): Promise<VendorMessageDto> {
     return { message: 'Vendor created', vendor: await this.vendors.create(scope, body) };
+  }
+
+  @Get()
+  @ApiOperation({
+    operationId: 'listVendors',
+    summary: 'Every vendor of the shop, by name (offset paging)',
+    description:
+      "`users=true` adds each vendor's portal users (never a password); `active` keeps only active or only " +
+      'deactivated vendors.',
+  })
+  @ApiOkResponse({ type: VendorListDto })
+  @ApiV1Errors(422)
+  list(@Scope() scope: ShopScope, @Query() query: VendorV1ListQueryDto): Promise<VendorListDto> {
+    return this.vendorUsers.list(scope, query);
   }
 
   @Get(':vendorId')
@@ -62,6 +79,32 @@ export class VendorsV1Controller {
     @Query() query: VendorReadQueryDto,
   ): Promise<VendorReadDto> {
     return this.vendorUsers.read(scope, vendorId, query.users === 'true');
+  }
+
+  @Get(':vendorId/profile')
+  @ApiOperation({ operationId: 'getVendorProfile', summary: "A vendor's profile entries" })
+  @ObjectIdParam('vendorId', '6740c1a2e4b0f15b3c9d0a21', 'Vendor id')
+  @ApiOkResponse({ type: VendorProfileDto })
+  @ApiV1Errors(404)
+  async profile(@Scope() scope: ShopScope, @Param('vendorId') vendorId: string): Promise<VendorProfileDto> {
+    return { profile: (await this.vendors.get(scope, vendorId)).profile };
+  }
+
+  @Delete(':vendorId')
+  @ApiOperation({
+    operationId: 'deactivateVendor',
+    summary: 'Deactivate a vendor (soft delete)',
+    description:
+      'The vendor and its history stay — line items, payouts and adjustments, and it is still paid what it ' +
+      'earned — but it leaves GET /v1/commissions/vendor, its users cannot sign in and their tokens are ' +
+      'refused from the next request on. PATCH /v2/vendors/{id} {active: true} reactivates it. Deleting a ' +
+      'deactivated vendor again answers the same.',
+  })
+  @ObjectIdParam('vendorId', '6740c1a2e4b0f15b3c9d0a21', 'Vendor id')
+  @ApiOkResponse({ type: VendorMessageDto })
+  @ApiV1Errors(404)
+  async remove(@Scope() scope: ShopScope, @Param('vendorId') vendorId: string): Promise<VendorMessageDto> {
+    return { message: 'Vendor deactivated', vendor: await this.vendorUsers.deactivate(scope, vendorId) };
   }
 
   @Put(':vendorId')

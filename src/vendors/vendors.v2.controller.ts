@@ -14,6 +14,7 @@ import {
 import { VendorUsersService } from './vendor-users.service';
 import { VendorsService } from './vendors.service';
 import { ObjectIdParam } from '../common/http/params';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 /** V2 merchant administration of vendors (spec §4.10): merchant or shop token; a vendor token gets 403. */
 @ApiTags('Vendors')
@@ -44,6 +45,7 @@ export class VendorsV2Controller {
   })
   @ApiCreatedResponse({ type: VendorEnvelopeDto })
   @ApiV2Errors(400, VENDOR_CONFLICT, 422)
+  @Idempotent('v2')
   async create(@Scope() scope: ShopScope, @Body() body: CreateVendorDto): Promise<V2Envelope<VendorDto>> {
     return ok(await this.vendors.create(scope, body));
   }

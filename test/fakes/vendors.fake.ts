@@ -1,5 +1,8 @@
 import { Types } from 'mongoose';
-import type { SkuCommissionsRepository } from '../../src/commissions/sku-commissions.repository';
+import type {
+  SkuCommissionsRepository,
+  SkuWriteEvents,
+} from '../../src/commissions/sku-commissions.repository';
 import type { StoredSku } from '../../src/commissions/sku-upload';
 import { ShopScope, toObjectId } from '../../src/common/tenancy';
 import type { UserDto } from '../../src/users/dto/user-response.dto';
@@ -140,12 +143,13 @@ export class FakeSkuCommissionsRepository implements Pick<
   async setCostOfGoods(
     _scope: ShopScope,
     entries: Array<{ sku: string; costOfGoods: number }>,
-  ): Promise<void> {
+  ): Promise<SkuWriteEvents> {
     for (const e of entries) {
       const current = this.records.get(e.sku);
       if (current) current.costOfGoods = e.costOfGoods;
       else this.add(e.sku, { costOfGoods: e.costOfGoods });
     }
+    return { events: [], applied: 'all' };
   }
 }
 

@@ -7,3 +7,10 @@ process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
 process.env.DB_COMMAND_CAPTURE ??= 'true';
 // Each test app's ops listener (metrics, health) on a free port: files run in parallel.
 process.env.METRICS_PORT ??= '0';
+// Each test file's shops send far more than 100 requests a minute from one address; the rate-limit
+// test lowers these for its own app.
+process.env.RATE_LIMIT_SHOP_PER_MINUTE ??= '1000000';
+process.env.RATE_LIMIT_MERCHANT_PER_MINUTE ??= '1000000';
+process.env.RATE_LIMIT_VENDOR_PER_MINUTE ??= '1000000';
+process.env.RATE_LIMIT_SIGN_IN_PER_ADDRESS ??= '1000000';
+process.env.RATE_LIMIT_SIGN_IN_PER_SHOP ??= '1000000';

@@ -14,3 +14,13 @@ export interface Principal {
   /** Shop tokens: the version of the shop API key the token was minted from (`kv`). */
   keyVersion?: number;
 }
+
+/**
+ * Whom a credential acts as, for rate limits and the audit trail: a shop token is its shop, a
+ * merchant token its key, a vendor token its portal user (never a token or a key itself).
+ */
+export function actorOf(p: Principal): { kind: CredentialKind; id: string } {
+  if (p.kind === 'merchant') return { kind: 'merchant', id: p.keyId! };
+  if (p.kind === 'vendor') return { kind: 'vendor', id: p.userId! };
+  return { kind: 'shop', id: p.shopId };
+}

@@ -11,6 +11,17 @@ export interface OperationContext {
   readonly kind: 'http' | 'job';
   /** A named part of the operation, e.g. `auth` while the credential is checked. */
   readonly phase?: string;
+  /**
+   * Who the operation acts for: set once the request's credential is verified (the audit trail's
+   * `actor`); absent for jobs, webhooks and sign-ins.
+   */
+  readonly actor?: OperationActor;
+}
+
+/** The verified caller of a request: shop token → its shop, merchant token → its key, vendor token → its user. */
+export interface OperationActor {
+  kind: 'shop' | 'merchant' | 'vendor';
+  id: string;
 }
 
 const storage = new AsyncLocalStorage<OperationContext>();
@@ -28,5 +39,14 @@ export const OperationContexts = {
 
   current(): OperationContext | undefined {
     return storage.getStore();
+  },
+
+  /**
+   * Records the verified caller on the current operation (called once by the credential check),
+   * so everything the request does later — also inside phases started afterwards — sees it.
+   */
+  identify(actor: OperationActor): void {
+    const current = storage.getStore() as { actor?: OperationActor } | undefined;
+    if (current) current.actor = actor;
   },
 };

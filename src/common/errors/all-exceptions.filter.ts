@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ReplayedResponse } from './domain-errors';
 import { toErrorResponse } from './error-response';
 
 /** One filter for every route: v1 or V2 body by path, 5xx logged with an errorId and never detailed. */
@@ -21,6 +22,15 @@ export function sendError(
   reply: FastifyReply,
   logger: Pick<Logger, 'error' | 'warn'>,
 ): void {
+  if (exception instanceof ReplayedResponse) {
+    if (reply.sent) return;
+    void reply
+      .status(exception.status)
+      .header('content-type', 'application/json; charset=utf-8')
+      .header('idempotent-replayed', 'true')
+      .send(exception.bodyText);
+    return;
+  }
   const res = toErrorResponse(exception, req.url);
   if (res.status < 500) {
     // The cause of a client error, once per request, at info: the request logger adds reqId.

@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
+  | 'IDEMPOTENCY_KEY_MISMATCH'
+  | 'IDEMPOTENCY_IN_PROGRESS'
   | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL_SERVER_ERROR';
 
@@ -78,6 +80,46 @@ export class RateLimitedError extends DomainError {
     super(429, 'RATE_LIMITED', message, { retryAfterSeconds }, undefined, {
       'retry-after': String(retryAfterSeconds),
     });
+  }
+}
+
+/** The same Idempotency-Key again, with a different request (method, path, query or body). */
+export class IdempotencyKeyMismatchError extends DomainError {
+  constructor() {
+    super(
+      422,
+      'IDEMPOTENCY_KEY_MISMATCH',
+      'This Idempotency-Key was already used with a different request (method, path, query or body); use a new key',
+    );
+  }
+}
+
+/** The same Idempotency-Key while its first request is still running. */
+export class IdempotencyInProgressError extends DomainError {
+  constructor(retryAfterSeconds: number) {
+    super(
+      409,
+      'IDEMPOTENCY_IN_PROGRESS',
+      'A request with this Idempotency-Key is still being processed; retry once it has finished',
+      { retryAfterSeconds },
+      undefined,
+      { 'retry-after': String(retryAfterSeconds) },
+    );
+  }
+}
+
+/**
+ * Not an error: the stored answer of an earlier request with the same Idempotency-Key. Thrown by
+ * the idempotency interceptor so the exception filter sends it verbatim (status and body as first
+ * answered, with `Idempotent-Replayed: true`) instead of the route's own status.
+ */
+export class ReplayedResponse extends Error {
+  constructor(
+    readonly status: number,
+    readonly bodyText: string,
+  ) {
+    super('Replayed response');
+    this.name = 'ReplayedResponse';
   }
 }
 

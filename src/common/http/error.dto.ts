@@ -12,6 +12,8 @@ export const ERROR_CODES: ErrorCode[] = [
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'RATE_LIMITED',
+  'IDEMPOTENCY_KEY_MISMATCH',
+  'IDEMPOTENCY_IN_PROGRESS',
   'SERVICE_UNAVAILABLE',
   'INTERNAL_SERVER_ERROR',
 ];
@@ -74,14 +76,21 @@ export class V1ServerErrorDto {
 
 /** v1 409 of a vendor name taken in any letter case (spec: the body names the vendor). */
 export class V1VendorConflictDto extends V1ErrorDto {
-  @ApiProperty({ description: 'The vendor name that is taken', maxLength: 200 })
-  vendorName!: string;
+  @ApiPropertyOptional({
+    description: 'The vendor name that is taken (absent on other conflicts, e.g. an Idempotency-Key in use)',
+    maxLength: 200,
+  })
+  vendorName?: string;
 }
 
 /** v1 409 of a user email taken in the shop. */
 export class V1UserConflictDto extends V1ErrorDto {
-  @ApiProperty({ description: 'The email that is taken', format: 'email', maxLength: 254 })
-  email!: string;
+  @ApiPropertyOptional({
+    description: 'The email that is taken (absent on other conflicts, e.g. an Idempotency-Key in use)',
+    format: 'email',
+    maxLength: 254,
+  })
+  email?: string;
 }
 
 export class V2ErrorBodyDto {

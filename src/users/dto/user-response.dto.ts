@@ -44,6 +44,12 @@ export class UserMessageDto {
   user!: UserDto;
 }
 
+/** DELETE /v1/users/{userId}. */
+export class DeleteMessageDto {
+  @ApiProperty({ example: 'User deleted' })
+  message!: string;
+}
+
 /** GET /v1/users item (spec §4.4). */
 export class UserListItemDto {
   @ApiProperty({ example: '6740c7d3e4b0f15b3c9d0a31' })

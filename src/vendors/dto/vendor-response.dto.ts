@@ -69,6 +69,22 @@ export class VendorMessageDto {
   vendor!: VendorDto;
 }
 
+/** GET /v1/vendors. */
+export class VendorListDto {
+  @ApiProperty({ description: 'Vendors matching the filter, across pages', example: 2 })
+  total!: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'null on the last page', example: null })
+  nextOffset!: number | null;
+  @ApiProperty({ type: [VendorWithUsersDto], description: 'By name (A–Z)' })
+  vendors!: VendorWithUsersDto[];
+}
+
+/** GET /v1/vendors/{vendorId}/profile. */
+export class VendorProfileDto {
+  @ApiProperty({ type: [ProfileEntryResponseDto] })
+  profile!: ProfileEntryResponseDto[];
+}
+
 export class VendorReadDto {
   @ApiProperty({ type: [VendorWithUsersDto], description: 'One element: the vendor record with its profile' })
   vendor!: VendorWithUsersDto[];

@@ -15,7 +15,7 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import { IfPresent } from '../../common/http/validators';
-import { CursorPageQueryDto } from '../../common/pagination';
+import { CursorPageQueryDto, OffsetPageQueryDto } from '../../common/pagination';
 import { COMMISSION_TYPES, CommissionType } from '../vendor.schema';
 
 export const VENDOR_NAME_MAX = 255;
@@ -195,6 +195,25 @@ export class VendorReadQueryDto {
   @IsOptional()
   @IsIn(['true', 'false'])
   users?: 'true' | 'false';
+}
+
+/** GET /v1/vendors. */
+export class VendorV1ListQueryDto extends OffsetPageQueryDto {
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description: "`true` adds each vendor's portal users (never their passwords)",
+  })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  users?: 'true' | 'false';
+
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description: 'Only active (`true`) or only deactivated (`false`) vendors; both when absent',
+  })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  active?: 'true' | 'false';
 }
 
 export class VendorListQueryDto extends CursorPageQueryDto {

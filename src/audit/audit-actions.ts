@@ -1,0 +1,44 @@
+/**
+ * What the audit trail records: the kinds of resource, the actions on them and who can act. Every
+ * action belongs to one resource type (its prefix), so a filter on either stays a small set.
+ */
+export const AUDIT_RESOURCE_TYPES = [
+  'vendor',
+  'user',
+  'sku_commission',
+  'shop',
+  'line_item',
+  'payout_adjustment',
+  'payout_batch',
+  'merchant_key',
+] as const;
+export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
+
+export const AUDIT_ACTIONS = [
+  'vendor.create',
+  'vendor.update',
+  'vendor.address.update',
+  'vendor.profile.update',
+  'vendor.deactivate',
+  'user.create',
+  'user.update',
+  'user.delete',
+  'sku_commission.create',
+  'sku_commission.update',
+  'shop.settings.update',
+  'shop.profile.update',
+  'shop.platform.update',
+  'line_item.update',
+  'line_item.fulfill',
+  'payout_adjustment.create',
+  'payout_adjustment.update',
+  'payout_adjustment.delete',
+  'payout_batch.create',
+  'merchant_key.create',
+  'merchant_key.rotate',
+  'merchant_key.revoke',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_ACTOR_KINDS = ['shop', 'merchant', 'vendor'] as const;
+export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];

@@ -1,0 +1,68 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { actorOf, type Principal } from '../auth/principal';
+import { RateLimitedError } from '../errors';
+import { RateLimits, RateLimitState } from './rate-limits.service';
+
+/** The IETF draft's header trio (`RateLimit-Limit`, `-Remaining`, `-Reset` in seconds). */
+export function setRateLimitHeaders(reply: FastifyReply, s: RateLimitState): void {
+  void reply.header('ratelimit-limit', String(s.limit));
+  void reply.header('ratelimit-remaining', String(s.remaining));
+  void reply.header('ratelimit-reset', String(s.resetSeconds));
+}
+
+/**
+ * Requests per minute per credential (after AccessTokenGuard: a shop token counts for its shop, a
+ * merchant token for its key, a vendor token for its user). Every authenticated answer carries the
+ * RateLimit-* headers; past the limit → 429 with Retry-After.
+ */
+@Injectable()
+export class CredentialRateLimitGuard implements CanActivate {
+  constructor(private readonly limits: RateLimits) {}
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    const http = ctx.switchToHttp();
+    const principal = http.getRequest<FastifyRequest & { user?: Principal }>().user;
+    if (!principal) return true;
+    const { kind, id } = actorOf(principal);
+    const s = await this.limits.consumeCredential(kind, id);
+    setRateLimitHeaders(http.getResponse<FastifyReply>(), s);
+    if (!s.allowed) {
+      throw new RateLimitedError(
+        s.resetSeconds,
+        `Rate limit exceeded: at most ${s.limit} requests per minute for this ${kind} credential`,
+      );
+    }
+    return true;
+  }
+}
+
+const MERCHANT_KEY_SHOP = /^mk_live_([0-9a-f]{24})/;
+
+/**
+ * Sign-in endpoints: attempts per minute per client address and per shop (the `shopDomain` of the
+ * body, or the shop a merchant key names), whatever their outcome.
+ */
+@Injectable()
+export class SignInRateLimitGuard implements CanActivate {
+  constructor(private readonly limits: RateLimits) {}
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    const http = ctx.switchToHttp();
+    const req = http.getRequest<FastifyRequest>();
+    const s = await this.limits.consumeSignIn(req.ip, shopOf(req.body));
+    setRateLimitHeaders(http.getResponse<FastifyReply>(), s);
+    if (!s.allowed) {
+      throw new RateLimitedError(s.resetSeconds, 'Too many sign-in attempts; try again later');
+    }
+    return true;
+  }
+}
+
+function shopOf(body: unknown): string | null {
+  if (!body || typeof body !== 'object') return null;
+  const { shopDomain, apiKey } = body as { shopDomain?: unknown; apiKey?: unknown };
+  if (typeof shopDomain === 'string' && shopDomain.trim()) return `domain:${shopDomain.trim().toLowerCase()}`;
+  const m = typeof apiKey === 'string' ? MERCHANT_KEY_SHOP.exec(apiKey) : null;
+  return m ? `shop:${m[1]}` : null;
+}

@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model, Types } from 'mongoose';
+import type { CredentialKind } from '../common/auth/principal';
+import { ShopScope, systemQuery, TenantRepository } from '../common/tenancy';
+import { IdempotencyRecord } from './idempotency-record.schema';
+
+export interface Claim {
+  fingerprint: string;
+  lockId: string;
+  lockedUntil: Date;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+@Injectable()
+export class IdempotencyRepository extends TenantRepository<IdempotencyRecord> {
+  constructor(@InjectModel(IdempotencyRecord.name) model: Model<IdempotencyRecord>) {
+    super(model);
+  }
+
+  /** Inserts the key `in_progress`; throws the driver's duplicate-key error when it exists. */
+  async insert(scope: ShopScope, kind: CredentialKind, key: string, claim: Claim): Promise<Types.ObjectId> {
+    const _id = new Types.ObjectId();
+    await this.model.collection.insertOne({
+      _id,
+      ...this.owner(scope),
+      credentialKind: kind,
+      key,
+      ...claim,
+      state: 'in_progress',
+      status: null,
+      body: null,
+    });
+    return _id;
+  }
+
+  find(scope: ShopScope, kind: CredentialKind, key: string): Promise<IdempotencyRecord | null> {
+    return this.model
+      .findOne(this.scoped(scope, { credentialKind: kind, key }))
+      .lean<IdempotencyRecord>()
+      .exec();
+  }
+
+  /**
+   * Claims a record again (expired, or its claim lapsed): only while it is still exactly as read
+   * (same claim, same expiry), so two retries cannot both take it over.
+   */
+  async takeOver(scope: ShopScope, seen: IdempotencyRecord, claim: Claim): Promise<boolean> {
+    const res = await this.model
+      .updateOne(this.scoped(scope, { _id: seen._id, lockId: seen.lockId, expiresAt: seen.expiresAt }), {
+        $set: { ...claim, state: 'in_progress', status: null, body: null },
+      })
+      .exec();
+    return res.matchedCount === 1;
+  }
+
+  /** Stores the answer while this request still holds the claim. */
+  async complete(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    lockId: string,
+    answer: { status: number; body: string },
+  ): Promise<void> {
+    await this.model
+      .updateOne(this.scoped(scope, { _id: id, lockId }), {
+        $set: {
+          state: 'completed',
+          status: answer.status,
+          body: answer.body,
+          lockId: null,
+          lockedUntil: null,
+        },
+      })
+      .exec();
+  }
+
+  /** Forgets the key (a 5xx answer): a retry runs the request again. */
+  async release(scope: ShopScope, id: Types.ObjectId, lockId: string): Promise<void> {
+    await this.model.deleteOne(this.scoped(scope, { _id: id, lockId })).exec();
+  }
+}
+
+/** Cross-shop retention of idempotency records (the only opt-out of the tenant guard for them). */
+@Injectable()
+export class SystemIdempotencyRepository {
+  constructor(@InjectModel(IdempotencyRecord.name) private readonly model: Model<IdempotencyRecord>) {}
+
+  async purgeExpired(before: Date): Promise<number> {
+    const res = await this.model
+      .deleteMany({ expiresAt: { $lt: before } })
+      .setOptions(systemQuery('idempotency retention: purge keys past their 24 h'))
+      .exec();
+    return res.deletedCount;
+  }
+}
