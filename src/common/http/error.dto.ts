@@ -56,7 +56,7 @@ export function errorExample(
 }
 
 export class V1ErrorDto {
-  @ApiProperty({ description: 'What went wrong, for a person to read', maxLength: 2000 })
+  @ApiProperty({ description: 'What went wrong, for a person to read' })
   error!: string;
   @ApiPropertyOptional({
     description: 'Correlation id, on 5xx responses only (quote it to support; the cause is logged under it)',
@@ -68,7 +68,7 @@ export class V1ErrorDto {
 
 /** v1 500/503: the message and the correlation id under which the cause was logged. */
 export class V1ServerErrorDto {
-  @ApiProperty({ description: 'What went wrong, for a person to read', maxLength: 2000 })
+  @ApiProperty({ description: 'What went wrong, for a person to read' })
   error!: string;
   @ApiProperty({ description: 'Correlation id; the cause is logged under it', format: 'uuid', maxLength: 36 })
   errorId!: string;
@@ -94,7 +94,7 @@ export class V1UserConflictDto extends V1ErrorDto {
 }
 
 export class V2ErrorBodyDto {
-  @ApiProperty({ description: 'What went wrong, for a person to read', maxLength: 2000 })
+  @ApiProperty({ description: 'What went wrong, for a person to read' })
   message!: string;
   @ApiProperty({ enum: ERROR_CODES, description: 'Stable machine-readable code' })
   code!: ErrorCode;
@@ -122,7 +122,7 @@ export class V2ErrorDto {
 }
 
 export class V2ServerErrorBodyDto {
-  @ApiProperty({ description: 'What went wrong, for a person to read', maxLength: 2000 })
+  @ApiProperty({ description: 'What went wrong, for a person to read' })
   message!: string;
   @ApiProperty({ enum: ['INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE'] })
   code!: 'INTERNAL_SERVER_ERROR' | 'SERVICE_UNAVAILABLE';
