@@ -5,7 +5,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/services.sh up
 export MONGODB_URI="${MONGODB_URI:-mongodb://127.0.0.1:27017/marketplace}_bench"
 export MONGODB_URI="${MONGODB_URI%/*}/marketplace_bench"
-# every run starts from an empty database (the figures depend on its size)
-node scripts/drop-database.js "$MONGODB_URI" >/dev/null 2>&1 || true
+# every run starts from an empty database (the figures depend on its size): a failed drop stops the run
+node scripts/drop-database.js "$MONGODB_URI"
 npx nest build
 node scripts/bench/index.js "$@"

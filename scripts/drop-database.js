@@ -1,9 +1,10 @@
-// Drops the database named in the given MongoDB URI (used to clean up a test run's database).
+// Drops the database named in the given MongoDB URI: a test run's database, or the bench's (which
+// starts every run empty). Any other name is refused.
 const mongoose = require('mongoose');
 
 const uri = process.argv[2];
-if (!uri || !/\/marketplace_test_[A-Za-z0-9_]+$/.test(uri)) {
-  console.error('refusing to drop a database that is not a test run database');
+if (!uri || !/\/marketplace_(test_[A-Za-z0-9_]+|bench)$/.test(uri)) {
+  console.error('refusing to drop a database that is not a test run or bench database');
   process.exit(2);
 }
 mongoose

@@ -3,6 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ShopScope, TenantRepository, toObjectId } from '../common/tenancy';
 import { isDuplicateKeyError } from '../database/duplicate-key';
+import { anyOf } from '../database/query-filters';
 import { DeliveryState, WebhookDelivery } from './webhook-delivery.schema';
 
 /** A delivery without its payload: what lists show. */
@@ -57,7 +58,7 @@ export class WebhookDeliveriesRepository extends TenantRepository<WebhookDeliver
         this.scoped(scope, {
           _id,
           state: 'received',
-          $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }],
+          ...anyOf([{ leaseUntil: null }, { leaseUntil: { $lt: now } }]),
         }),
         { $set: { leaseUntil, lastAttemptAt: now }, $inc: { attempts: 1 } },
         { new: true },

@@ -6,7 +6,7 @@ import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { sumAmounts } from '../common/money';
 import { chunkedBulkWrite } from '../database/bulk-write';
-import { valueOrAny } from '../database/query-filters';
+import { anyOf, valueOrAny } from '../database/query-filters';
 import { FULFILLMENT_STATUSES, LineItem, LineItemFulfillment, PAYOUT_STATUSES } from './line-item.schema';
 import {
   BatchPaidLineItem,
@@ -315,7 +315,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
       filter: {
         _id,
         fulfillmentStatus: 'unfulfilled',
-        $or: [{ fulfillmentLock: null }, { fulfillmentLockedAt: { $lt: staleBefore } }],
+        ...anyOf([{ fulfillmentLock: null }, { fulfillmentLockedAt: { $lt: staleBefore } }]),
       },
       set: { fulfillmentLock: lockId, fulfillmentLockedAt: now },
     }));

@@ -5,7 +5,7 @@ import { ModelOutbox, outboxOnInsert } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { upsertReturningDocument } from '../database/upsert';
-import { valueOrAny } from '../database/query-filters';
+import { anyOf, valueOrAny } from '../database/query-filters';
 import { BATCH_STATUSES, BatchStatus, PayoutBatch } from './payout-batch.schema';
 
 export interface BatchTotals {
@@ -97,7 +97,7 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
         this.scoped(scope, {
           _id: id,
           status: { $ne: 'completed' },
-          $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }],
+          ...anyOf([{ leaseUntil: null }, { leaseUntil: { $lt: now } }]),
         }),
         { $set: { status: 'running', leaseId, leaseUntil: until, startedAt: now }, $inc: { runs: 1 } },
         { new: true },

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import type { CursorRows, CursorWindow } from '../common/pagination';
-import { valueOrAny } from '../database/query-filters';
+import { anyOf, valueOrAny } from '../database/query-filters';
 import { ShopScope, TenantRepository, toObjectId } from '../common/tenancy';
 import { ModelOutbox, outboxOnInsert, withOutbox } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
@@ -69,7 +69,7 @@ export class VendorsRepository extends TenantRepository<Vendor> {
     ];
     if (wanted.length === 0) return Promise.resolve([]);
     return this.model
-      .find(this.scoped(scope, wanted.length === 1 ? wanted[0] : { $or: wanted }), SUMMARY)
+      .find(this.scoped(scope, wanted.length === 1 ? wanted[0] : anyOf(wanted)), SUMMARY)
       .lean<VendorSummary[]>()
       .exec();
   }

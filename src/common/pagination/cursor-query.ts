@@ -1,10 +1,12 @@
 import { isValidObjectId, Types } from 'mongoose';
+import { anyOf } from '../../database/query-filters';
 import type { CursorWindow } from './cursor-page';
 
 /**
  * Mongo filter and sort for one cursor window over a newest-first list ordered by
  * (`timeField` desc, `_id` desc). `seek` selects the page's rows, `behind` the rows on the other
- * side of the boundary (used for hasPreviousPage / hasNextPage). Uses only `$or`, `$lt/$gt`.
+ * side of the boundary (used for hasPreviousPage / hasNextPage). Uses only `$or` (as `anyOf`),
+ * `$lt/$gt`; combine with other conditions through `allOf`.
  */
 export function cursorQuery(window: CursorWindow, timeField = 'createdAt') {
   const dir = window.direction === 'forward' ? -1 : 1;
@@ -17,7 +19,7 @@ export function cursorQuery(window: CursorWindow, timeField = 'createdAt') {
     window.direction === 'forward' ? ['$lt', '$gt', '$gte'] : ['$gt', '$lt', '$lte'];
   return {
     sort,
-    seek: { $or: [{ [timeField]: { [ahead]: t } }, { [timeField]: t, _id: { [ahead]: id } }] },
-    behind: { $or: [{ [timeField]: { [back]: t } }, { [timeField]: t, _id: { [backEq]: id } }] },
+    seek: anyOf([{ [timeField]: { [ahead]: t } }, { [timeField]: t, _id: { [ahead]: id } }]),
+    behind: anyOf([{ [timeField]: { [back]: t } }, { [timeField]: t, _id: { [backEq]: id } }]),
   };
 }

@@ -1,6 +1,7 @@
 import { isValidObjectId, Model, Types } from 'mongoose';
 import { chunkedBulkWrite } from '../../database/bulk-write';
 import { isDuplicateKeyError } from '../../database/duplicate-key';
+import { allOf } from '../../database/query-filters';
 import { CursorRows, CursorWindow, cursorQuery } from '../pagination';
 import type { ShopScope } from './scope';
 
@@ -93,14 +94,14 @@ export abstract class TenantRepository<T extends TenantDocument> {
     const { sort, seek, behind } = cursorQuery(window, options.timeField);
     const [rows, behindCount, totalCount] = await Promise.all([
       this.model
-        .find(this.scoped(scope, { ...seek, ...filter }), options.projection)
+        .find(this.scoped(scope, allOf(seek, filter)), options.projection)
         .sort(sort)
         .limit(window.size + 1)
         .lean()
         .exec() as Promise<R[]>,
       // Whether anything lies behind the boundary: a count that stops at one (no document fetched).
       behind
-        ? this.model.countDocuments(this.scoped(scope, { ...behind, ...filter }), { limit: 1 }).exec()
+        ? this.model.countDocuments(this.scoped(scope, allOf(behind, filter)), { limit: 1 }).exec()
         : 0,
       this.model.countDocuments(this.scoped(scope, filter)).exec(),
     ]);
