@@ -20,7 +20,8 @@ import { AccessTokenGuard, CredentialKindGuard, CREDENTIAL_KINDS } from './auth.
 
 /**
  * One OpenAPI security scheme per credential kind, all on the same `x-access-token` header: an
- * operation lists the kinds it accepts, and Swagger UI sends the token authorised for one of them.
+ * operation lists the kinds it accepts (any one of them). Swagger UI sends every authorised scheme
+ * an operation accepts, so the last one wins: authorise one kind at a time there.
  */
 export const SECURITY_SCHEMES: Record<CredentialKind, string> = {
   shop: 'shopToken',
