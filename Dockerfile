@@ -10,6 +10,9 @@ RUN npx nest build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0
+# Two malloc arenas instead of one per thread (glibc's default): measured 437 → 345 MB peak RSS for
+# the API under the bench's ingestion and payout load, same throughput (README, Benchmarks).
+ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist

@@ -16,15 +16,28 @@ function rssMb(pid) {
 
 // A load generator sends far more than the per-credential limit (100/min by default) on one token.
 const UNLIMITED = Object.fromEntries(
-  ['SHOP', 'MERCHANT', 'VENDOR'].map((k) => [`RATE_LIMIT_${k}_PER_MINUTE`, '10000000']).concat([
-    ['RATE_LIMIT_SIGN_IN_PER_ADDRESS', '10000000'],
-    ['RATE_LIMIT_SIGN_IN_PER_SHOP', '10000000'],
-  ]),
+  ['SHOP', 'MERCHANT', 'VENDOR']
+    .map((k) => [`RATE_LIMIT_${k}_PER_MINUTE`, '10000000'])
+    .concat([
+      ['RATE_LIMIT_SIGN_IN_PER_ADDRESS', '10000000'],
+      ['RATE_LIMIT_SIGN_IN_PER_SHOP', '10000000'],
+    ]),
 );
 
 async function startServer(env = {}, port = PORT) {
   const child = spawn('node', ['dist/main.js'], {
-    env: { ...process.env, ...UNLIMITED, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: process.env.METRICS_PORT || '0', LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn', LOG_FORMAT: 'json', ...env },
+    // MALLOC_ARENA_MAX as the Dockerfile runs the service (glibc reads it at process start).
+    env: {
+      ...process.env,
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX || '2',
+      ...UNLIMITED,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      METRICS_PORT: process.env.METRICS_PORT || '0',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn',
+      LOG_FORMAT: 'json',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let i = 0; i < 150; i++) {
@@ -40,7 +53,9 @@ async function startServer(env = {}, port = PORT) {
 }
 
 function cli(...args) {
-  return JSON.parse(execFileSync('node', ['dist/cli/main.js', ...args], { env: process.env, encoding: 'utf8' }));
+  return JSON.parse(
+    execFileSync('node', ['dist/cli/main.js', ...args], { env: process.env, encoding: 'utf8' }),
+  );
 }
 
 async function json(method, path, body, token) {
@@ -104,7 +119,12 @@ async function timeSequential(n, fn) {
   }
   samples.sort((a, b) => a - b);
   const pct = (p) => samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))];
-  return { n, p50_ms: +pct(50).toFixed(1), p99_ms: +pct(99).toFixed(1), max_ms: +samples[samples.length - 1].toFixed(1) };
+  return {
+    n,
+    p50_ms: +pct(50).toFixed(1),
+    p99_ms: +pct(99).toFixed(1),
+    max_ms: +samples[samples.length - 1].toFixed(1),
+  };
 }
 
 module.exports = { BASE, PORT, startServer, rssMb, cli, json, benchShop, load, timeSequential };

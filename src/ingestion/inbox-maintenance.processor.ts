@@ -1,9 +1,9 @@
 import { InjectQueue, Processor } from '@nestjs/bull';
-import { Inject, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { jobsConfig, JobsConfig } from '../config/configuration';
 import { Jobs, OnJob, Queues } from '../queues/jobs';
-import { keepTrying, scheduleRepeatable, whenConnected } from '../queues/queues';
+import { RepeatableJob, RepeatableJobsProcessor } from '../queues/repeatable-jobs';
 import { WebhookInbox } from './webhook-inbox.service';
 
 /** Retention runs hourly: it only has to keep the collection from growing without bound. */
@@ -15,48 +15,24 @@ const PURGE_EVERY_MS = 3600_000;
  * it left) and the retention purge.
  */
 @Processor(Queues.Maintenance)
-export class InboxMaintenanceProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('InboxMaintenance');
-  private stopped = false;
-
+export class InboxMaintenanceProcessor extends RepeatableJobsProcessor {
   constructor(
     private readonly inbox: WebhookInbox,
-    @InjectQueue(Queues.Maintenance) private readonly queue: Queue,
+    @InjectQueue(Queues.Maintenance) queue: Queue,
     @Inject(jobsConfig.KEY) private readonly cfg: JobsConfig,
-  ) {}
-
-  /** In the background: start-up does not wait for Redis. */
-  onApplicationBootstrap(): void {
-    void this.start();
+  ) {
+    super(queue, 'the inbox sweeper', 'InboxMaintenance');
   }
 
-  onApplicationShutdown(): void {
-    this.stopped = true;
+  protected repeatableJobs(): RepeatableJob[] {
+    return [
+      { name: Jobs.SweepDeliveries, everyMs: this.cfg.sweepEveryMs },
+      { name: Jobs.PurgeDeliveries, everyMs: PURGE_EVERY_MS },
+    ];
   }
 
-  private async start(): Promise<void> {
-    await keepTrying(
-      async () => {
-        await whenConnected(this.queue);
-        await scheduleRepeatable(this.queue, Jobs.SweepDeliveries, this.cfg.sweepEveryMs);
-        await scheduleRepeatable(this.queue, Jobs.PurgeDeliveries, PURGE_EVERY_MS);
-      },
-      (err) =>
-        this.logger.warn(
-          { err: (err as Error)?.message },
-          'Could not schedule the inbox sweeper yet; retrying',
-        ),
-      () => this.stopped,
-    );
-    if (this.stopped) return;
-    await this.inbox
-      .redrive()
-      .catch((err: unknown) =>
-        this.logger.warn(
-          { err: (err as Error)?.message },
-          'Start-up sweep failed; the repeatable sweep retries',
-        ),
-      );
+  protected override onStart(): Promise<number> {
+    return this.inbox.redrive();
   }
 
   @OnJob({ queue: Queues.Maintenance, name: Jobs.SweepDeliveries })

@@ -1,37 +1,23 @@
 import { InjectQueue, Processor } from '@nestjs/bull';
-import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { Jobs, OnJob, Queues } from '../queues/jobs';
-import { keepTrying, scheduleRepeatable, whenConnected } from '../queues/queues';
+import { RepeatableJob, RepeatableJobsProcessor } from '../queues/repeatable-jobs';
 import { JobsService } from './jobs.service';
 
 const PURGE_EVERY_MS = 3600_000;
 
 /** Retention of job records (hourly): finished ones older than INBOX_RETENTION_DAYS are deleted. */
 @Processor(Queues.Maintenance)
-export class JobsMaintenanceProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('JobsMaintenance');
-  private stopped = false;
-
+export class JobsMaintenanceProcessor extends RepeatableJobsProcessor {
   constructor(
     private readonly jobs: JobsService,
-    @InjectQueue(Queues.Maintenance) private readonly queue: Queue,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    void keepTrying(
-      async () => {
-        await whenConnected(this.queue);
-        await scheduleRepeatable(this.queue, Jobs.PurgeJobRecords, PURGE_EVERY_MS);
-      },
-      (err) =>
-        this.logger.warn({ err: (err as Error)?.message }, 'Could not schedule job retention yet; retrying'),
-      () => this.stopped,
-    );
+    @InjectQueue(Queues.Maintenance) queue: Queue,
+  ) {
+    super(queue, 'job retention', 'JobsMaintenance');
   }
 
-  onApplicationShutdown(): void {
-    this.stopped = true;
+  protected repeatableJobs(): RepeatableJob[] {
+    return [{ name: Jobs.PurgeJobRecords, everyMs: PURGE_EVERY_MS }];
   }
 
   @OnJob({ queue: Queues.Maintenance, name: Jobs.PurgeJobRecords })

@@ -1,11 +1,11 @@
 import { InjectQueue, Processor } from '@nestjs/bull';
-import { Inject, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { Clock } from '../common/clock/clock';
 import { shopScope } from '../common/tenancy';
 import { jobsConfig, JobsConfig } from '../config/configuration';
 import { Jobs, OnJob, Queues } from '../queues/jobs';
-import { keepTrying, scheduleRepeatable, whenConnected } from '../queues/queues';
+import { RepeatableJob, RepeatableJobsProcessor } from '../queues/repeatable-jobs';
 import { PayoutEngine } from './payout-engine.service';
 import { SystemPayoutBatchesRepository } from './system-payout-batches.repository';
 
@@ -17,46 +17,23 @@ const SWEEP_BATCH = 200;
  * completes without an operator.
  */
 @Processor(Queues.Maintenance)
-export class PayoutMaintenanceProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('PayoutSweeper');
-  private stopped = false;
-
+export class PayoutMaintenanceProcessor extends RepeatableJobsProcessor {
   constructor(
     private readonly engine: PayoutEngine,
     private readonly system: SystemPayoutBatchesRepository,
     private readonly clock: Clock,
-    @InjectQueue(Queues.Maintenance) private readonly queue: Queue,
+    @InjectQueue(Queues.Maintenance) queue: Queue,
     @Inject(jobsConfig.KEY) private readonly cfg: JobsConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    void this.start();
+  ) {
+    super(queue, 'the payout sweeper', 'PayoutSweeper');
   }
 
-  onApplicationShutdown(): void {
-    this.stopped = true;
+  protected repeatableJobs(): RepeatableJob[] {
+    return [{ name: Jobs.SweepPayoutBatches, everyMs: this.cfg.sweepEveryMs }];
   }
 
-  private async start(): Promise<void> {
-    await keepTrying(
-      async () => {
-        await whenConnected(this.queue);
-        await scheduleRepeatable(this.queue, Jobs.SweepPayoutBatches, this.cfg.sweepEveryMs);
-      },
-      (err) =>
-        this.logger.warn(
-          { err: (err as Error)?.message },
-          'Could not schedule the payout sweeper yet; retrying',
-        ),
-      () => this.stopped,
-    );
-    if (this.stopped) return;
-    await this.resumeStalled().catch((err: unknown) =>
-      this.logger.warn(
-        { err: (err as Error)?.message },
-        'Start-up sweep failed; the repeatable sweep retries',
-      ),
-    );
+  protected override onStart(): Promise<number> {
+    return this.resumeStalled();
   }
 
   @OnJob({ queue: Queues.Maintenance, name: Jobs.SweepPayoutBatches })
