@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The whole suite (README command 2, and what .ci/run calls): services, build, lint, unit tests,
-# e2e tests over HTTP against the real MongoDB-compatible server and Redis, the fault tests (their own
-# store and Redis, kill -9; test/faults/run.js), the OpenAPI freshness
-# check and the Schemathesis contract run. Each run uses its own database and queue prefix.
+# The whole suite (README command 2, and what .ci/run calls): services, build, lint, the OpenAPI lint
+# gates (Spectral + OWASP, Redocly), unit tests, the generated client's types, e2e tests over HTTP
+# against the real MongoDB-compatible server and Redis (the generated client's flow among them), the
+# fault tests (their own store and Redis, kill -9; test/faults/run.js), the OpenAPI freshness check,
+# the Schemathesis contract run and Swagger UI in Chromium. Each run uses its own database and queue prefix.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 mkdir -p .data/reports
@@ -41,10 +42,14 @@ echo "== build"
 npx nest build
 echo "== lint"
 npx eslint "{src,test}/**/*.ts"
+echo "== OpenAPI lint gates (Spectral: spectral:oas + OWASP + .spectral.yaml; Redocly recommended)"
+bash scripts/lint-openapi.sh
 echo "== unit tests"
 npx jest --selectProjects unit --json --outputFile=.data/reports/unit.json
 echo "== services (MongoDB-compatible store and Redis)"
 services_ready
+echo "== generated client (openapi-typescript types, tsc --strict)"
+bash scripts/client.sh
 echo "== e2e tests (database ${MONGODB_URI##*/})"
 npx jest --selectProjects e2e --maxWorkers=2 --json --outputFile=.data/reports/e2e.json
 echo "== fault tests (own store and Redis on their own ports, kill -9; ~3 min)"
@@ -53,6 +58,8 @@ echo "== OpenAPI documents are current"
 node dist/docs/openapi.js check
 echo "== contract run (Schemathesis)"
 bash scripts/contract.sh
+echo "== Swagger UI in Chromium (playwright-core), and every GET with its Swagger UI defaults"
+bash scripts/browser.sh
 echo "== every query shape has a serving index (ESR)"
 node scripts/check-index-coverage.js "$DB_COMMAND_CAPTURE_DIR" --report .data/reports/index-coverage.json
 

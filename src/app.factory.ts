@@ -59,6 +59,9 @@ export function createAdapter(logger: PinoLogger): FastifyAdapter {
       return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    // Route parameters of any length Node accepts reach the handlers, which answer an overlong id
+    // with the API's own 404 (find-my-way's default of 100 characters answers a bare 414 instead).
+    routerOptions: { maxParamLength: 16_384 },
     forceCloseConnections: 'idle',
   });
 }

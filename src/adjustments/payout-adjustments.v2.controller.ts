@@ -1,16 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Scope, V2Auth } from '../common/auth/auth.decorators';
-import { ApiV2Errors } from '../common/http/api-errors.decorator';
+import { ApiV2Errors, notFound } from '../common/http/api-errors.decorator';
 import { ok, type V2Envelope } from '../common/http/envelope';
-import { V2ErrorDto } from '../common/http/error.dto';
 import type { ShopScope } from '../common/tenancy';
 import {
   CreatePayoutAdjustmentDto,
@@ -24,13 +16,14 @@ import {
   UpdatePayoutAdjustmentDto,
 } from './dto/payout-adjustment.dto';
 import { PayoutAdjustmentsService } from './payout-adjustments.service';
+import { ObjectIdParam } from '../common/http/params';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 
-const ID_PARAM = { name: 'id', description: 'Adjustment id', example: '6741a0c2d3e4f5a6b7c8d9e0' };
-const PAID_409 = ApiResponse({
+const PAID_409 = ApiV2Errors({
   status: 409,
+  code: 'ADJUSTMENT_PAID',
   description: 'The adjustment is PAID (code ADJUSTMENT_PAID); nothing was changed',
-  type: V2ErrorDto,
+  message: 'A PAID payout adjustment cannot be changed',
 });
 
 @ApiTags('Payout adjustments')
@@ -42,6 +35,7 @@ export class PayoutAdjustmentsV2Controller {
   @Post()
   @HttpCode(201)
   @ApiOperation({
+    operationId: 'createPayoutAdjustment',
     summary: 'Add an addition to or deduction from a vendor payout',
     description:
       'Send a positive `amount` and a `type`; the stored amount carries the sign of the type. `status`, ' +
@@ -58,7 +52,10 @@ export class PayoutAdjustmentsV2Controller {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List payout adjustments, newest first, by page' })
+  @ApiOperation({
+    operationId: 'listPayoutAdjustments',
+    summary: 'List payout adjustments, newest first, by page',
+  })
   @ApiOkResponse({ type: PayoutAdjustmentListEnvelopeDto })
   @ApiV2Errors(422)
   async list(
@@ -69,20 +66,23 @@ export class PayoutAdjustmentsV2Controller {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Read one payout adjustment' })
-  @ApiParam(ID_PARAM)
+  @ApiOperation({ operationId: 'getPayoutAdjustment', summary: 'Read one payout adjustment' })
+  @ObjectIdParam('id', '6741a0c2d3e4f5a6b7c8d9e0', 'Adjustment id')
   @ApiOkResponse({ type: PayoutAdjustmentEnvelopeDto })
-  @ApiV2Errors(404)
+  @ApiV2Errors(notFound('Payout adjustment'))
   async get(@Scope() scope: ShopScope, @Param('id') id: string): Promise<V2Envelope<PayoutAdjustmentDto>> {
     return ok(await this.adjustments.get(scope, id));
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Change an UNPAID adjustment (amount, type, comments, customItemDate)' })
-  @ApiParam(ID_PARAM)
+  @ApiOperation({
+    operationId: 'updatePayoutAdjustment',
+    summary: 'Change an UNPAID adjustment (amount, type, comments, customItemDate)',
+  })
+  @ObjectIdParam('id', '6741a0c2d3e4f5a6b7c8d9e0', 'Adjustment id')
   @ApiOkResponse({ type: PayoutAdjustmentEnvelopeDto })
   @Idempotent('v2')
-  @ApiV2Errors(400, 404, 422)
+  @ApiV2Errors(400, notFound('Payout adjustment'), 422)
   @PAID_409
   async update(
     @Scope() scope: ShopScope,
@@ -93,11 +93,11 @@ export class PayoutAdjustmentsV2Controller {
   }
 
   @Delete(':id')
-  @ApiOperation({ summary: 'Delete an UNPAID adjustment' })
-  @ApiParam(ID_PARAM)
+  @ApiOperation({ operationId: 'deletePayoutAdjustment', summary: 'Delete an UNPAID adjustment' })
+  @ObjectIdParam('id', '6741a0c2d3e4f5a6b7c8d9e0', 'Adjustment id')
   @ApiOkResponse({ type: DeletedPayoutAdjustmentEnvelopeDto })
   @Idempotent('v2')
-  @ApiV2Errors(404)
+  @ApiV2Errors(notFound('Payout adjustment'))
   @PAID_409
   async remove(
     @Scope() scope: ShopScope,

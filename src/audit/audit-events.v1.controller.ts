@@ -14,14 +14,18 @@ export const AUDIT_LIST_DESCRIPTION =
   'first; filters combine. An event appears with its write; one whose request died between the two appears ' +
   'once the repair job has run.';
 
-@ApiTags('Audit')
+@ApiTags('Audit events')
 @V1Auth('shop')
 @Controller('v1/audit-events')
 export class AuditEventsV1Controller {
   constructor(private readonly events: AuditEventsService) {}
 
   @Get()
-  @ApiOperation({ summary: "The shop's audit trail (offset paging)", description: AUDIT_LIST_DESCRIPTION })
+  @ApiOperation({
+    operationId: 'listAuditEvents',
+    summary: "The shop's audit trail (offset paging)",
+    description: AUDIT_LIST_DESCRIPTION,
+  })
   @ApiOkResponse({ type: AuditEventListDto })
   @ApiV1Errors(422)
   list(@Scope() scope: ShopScope, @Query() query: AuditEventListQueryDto): Promise<AuditEventListDto> {

@@ -12,14 +12,18 @@ import {
   AuditEventsPageEnvelopeDto,
 } from './dto/audit-event.dto';
 
-@ApiTags('Audit')
+@ApiTags('Audit events')
 @V2Auth('merchant', 'shop')
 @Controller('v2/audit-events')
 export class AuditEventsV2Controller {
   constructor(private readonly events: AuditEventsService) {}
 
   @Get()
-  @ApiOperation({ summary: "The shop's audit trail (cursor paging)", description: AUDIT_LIST_DESCRIPTION })
+  @ApiOperation({
+    operationId: 'listAuditEvents',
+    summary: "The shop's audit trail (cursor paging)",
+    description: AUDIT_LIST_DESCRIPTION,
+  })
   @ApiOkResponse({ type: AuditEventsPageEnvelopeDto })
   @ApiV2Errors(422)
   async list(

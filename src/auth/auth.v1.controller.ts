@@ -13,9 +13,12 @@ export class AuthV1Controller {
 
   @Post('authenticate')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Exchange the shop API key and domain for a shop token (24 h)' })
+  @ApiOperation({
+    operationId: 'authenticateShop',
+    summary: 'Exchange the shop API key and domain for a shop token (24 h)',
+  })
   @ApiOkResponse({ type: ShopTokenDto })
-  @ApiV1Errors(400, 401, 422)
+  @ApiV1Errors(400, { status: 401, message: 'Invalid API key or shop domain' }, 422)
   @SignInLimited('v1')
   authenticate(@Body() body: AuthenticateV1Dto): Promise<ShopTokenDto> {
     return this.auth.authenticateShop(body.apiKey, body.shopDomain);
@@ -24,7 +27,7 @@ export class AuthV1Controller {
   @Post('refresh-token')
   @HttpCode(200)
   @V1Auth('shop')
-  @ApiOperation({ summary: 'Renew a valid shop token; no body' })
+  @ApiOperation({ operationId: 'refreshShopToken', summary: 'Renew a valid shop token; no body' })
   @ApiOkResponse({ type: ShopTokenDto })
   refresh(@CurrentPrincipal() principal: Principal): ShopTokenDto {
     return this.auth.refreshShop(principal);

@@ -4,6 +4,7 @@ import { CurrentPrincipal, SignInLimited, V2Auth } from '../common/auth/auth.dec
 import type { Principal } from '../common/auth/principal';
 import { ApiV2Errors } from '../common/http/api-errors.decorator';
 import { ok, V2Envelope } from '../common/http/envelope';
+import { ApiOperationIdsByPath } from '../docs/operations';
 import { AuthService } from './auth.service';
 import { AuthenticateMerchantDto, V2TokenDto, V2TokenEnvelopeDto } from './dto/auth.dto';
 
@@ -15,9 +16,13 @@ export class AuthV2Controller {
 
   @Post(['authenticate', 'v2/authenticate'])
   @HttpCode(200)
+  @ApiOperationIdsByPath({
+    '/authenticate': 'authenticateMerchant',
+    '/v2/authenticate': 'authenticateMerchantV2',
+  })
   @ApiOperation({ summary: 'Exchange a merchant API key (mk_live_…) for a merchant token (14 days)' })
   @ApiOkResponse({ type: V2TokenEnvelopeDto })
-  @ApiV2Errors(400, 401, 422)
+  @ApiV2Errors(400, { status: 401, message: 'Invalid merchant API key' }, 422)
   @SignInLimited('v2')
   async authenticate(@Body() body: AuthenticateMerchantDto): Promise<V2Envelope<V2TokenDto>> {
     return ok(await this.auth.authenticateMerchant(body.apiKey));
@@ -25,6 +30,7 @@ export class AuthV2Controller {
 
   @Post(['refresh-token', 'v2/refresh-token'])
   @HttpCode(200)
+  @ApiOperationIdsByPath({ '/refresh-token': 'refreshToken', '/v2/refresh-token': 'refreshTokenV2' })
   @V2Auth('merchant', 'vendor')
   @ApiOperation({ summary: 'Renew the non-expired merchant or vendor token sent in x-access-token; no body' })
   @ApiOkResponse({ type: V2TokenEnvelopeDto })

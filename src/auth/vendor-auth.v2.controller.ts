@@ -14,6 +14,7 @@ export class VendorAuthV2Controller {
   @Post('authenticate')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'authenticateVendor',
     summary: 'Vendor portal sign-in: a vendor token (24 h), renewable at POST /refresh-token',
     description:
       'For an approved user of an active vendor. Wrong password, unknown email, unapproved user and inactive ' +
@@ -21,7 +22,7 @@ export class VendorAuthV2Controller {
       'client address, attempts are refused with 429 and a Retry-After header.',
   })
   @ApiOkResponse({ type: VendorTokenEnvelopeDto })
-  @ApiV2Errors(400, 401, 422)
+  @ApiV2Errors(400, { status: 401, message: 'Invalid shop domain, email or password' }, 422)
   @SignInLimited('v2', '; or 5 failed attempts within 15 minutes for this shop, email and client address')
   async authenticate(
     @Body() body: VendorAuthenticateDto,

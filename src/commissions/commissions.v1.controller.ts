@@ -22,6 +22,7 @@ export class CommissionsV1Controller {
   @Post('sku')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'uploadSkuCommissions',
     summary: 'Upload SKU commissions and costs of goods (upsert per SKU, at most 500)',
     description:
       'Each element is checked on its own: invalid ones are listed in `errors` (success false) and the valid ' +
@@ -37,6 +38,7 @@ export class CommissionsV1Controller {
 
   @Get('sku')
   @ApiOperation({
+    operationId: 'listSkuCommissions',
     summary: 'Every SKU record of the shop',
     description: 'Streamed: fine for shops with tens of thousands of SKUs.',
   })
@@ -47,7 +49,7 @@ export class CommissionsV1Controller {
   }
 
   @Get('vendor')
-  @ApiOperation({ summary: 'The commission of every active vendor' })
+  @ApiOperation({ operationId: 'listVendorCommissions', summary: 'The commission of every active vendor' })
   @ApiOkResponse({ type: VendorCommissionListDto })
   vendors(@Scope() scope: ShopScope): Promise<VendorCommissionListDto> {
     return this.commissions.vendorCommissions(scope);

@@ -22,6 +22,31 @@ describe('httpConfig', () => {
   });
 });
 
+describe('PUBLIC_URL', () => {
+  const saved = process.env.PUBLIC_URL;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.PUBLIC_URL;
+    else process.env.PUBLIC_URL = saved;
+  });
+
+  it('is the public address for the OpenAPI servers, without its trailing slash', () => {
+    process.env.PUBLIC_URL = 'https://api.example.com/marketplace/';
+    expect(httpConfig().publicUrl).toBe('https://api.example.com/marketplace');
+    delete process.env.PUBLIC_URL;
+    expect(httpConfig().publicUrl).toBeUndefined();
+  });
+
+  it.each(['api.example.com', 'ftp://api.example.com', 'https://api.example.com/?x=1', 'https://a b.com'])(
+    'refuses %s, naming the variable',
+    (value) => {
+      process.env.PUBLIC_URL = value;
+      expect(() => httpConfig()).toThrow(
+        /^Invalid configuration: PUBLIC_URL must be an absolute http\(s\) URL/,
+      );
+    },
+  );
+});
+
 describe('loggingConfig', () => {
   const saved = { ...process.env };
   const tty = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY');

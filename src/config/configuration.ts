@@ -63,10 +63,17 @@ export const loggingConfig = registerAs('logging', () => {
   return { level: env.LOG_LEVEL, format: env.LOG_FORMAT ?? (terminal ? 'pretty' : 'json') };
 });
 
-/** `corsOrigins`: empty = no CORS at all; `['*']` = any origin. */
-export const httpConfig = registerAs('http', () => ({
-  corsOrigins: parseCorsOrigins(validateEnv(process.env).CORS_ORIGINS),
-}));
+/**
+ * `corsOrigins`: empty = no CORS at all; `['*']` = any origin. `publicUrl`: the deployment's public
+ * address for the OpenAPI `servers` (no trailing slash), or undefined.
+ */
+export const httpConfig = registerAs('http', () => {
+  const env = validateEnv(process.env);
+  return {
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
+    publicUrl: env.PUBLIC_URL?.replace(/\/+$/, ''),
+  };
+});
 
 export function parseCorsOrigins(raw: string | undefined): string[] {
   return (raw ?? '')

@@ -71,6 +71,16 @@ export class EnvironmentVariables {
   CORS_ORIGINS?: string;
 
   /**
+   * The address clients reach this deployment at (scheme, host, optional port and path prefix; no
+   * query), listed in the OpenAPI documents' `servers` after the relative `/`. Unset: only `/`.
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, {
+    message: 'must be an absolute http(s) URL without query or fragment, such as https://api.example.com',
+  })
+  PUBLIC_URL?: string;
+
+  /**
    * Run Bull processors inside the HTTP process (set false when scaling workers out with
    * dist/worker.js). Unset: yes for the API, no for the CLI (see config/process-role.ts).
    */

@@ -21,6 +21,7 @@ export class FulfillmentsV1Controller {
   @Post()
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'createFulfillments',
     summary: 'Fulfil line items with tracking: on the store platform, one fulfillment per order',
     description:
       'Each id reports on its own (`success` or `error`: unknown id, already fulfilled, cancelled order, ' +
@@ -36,6 +37,7 @@ export class FulfillmentsV1Controller {
 
   @Get()
   @ApiOperation({
+    operationId: 'listFulfillments',
     summary: 'Fulfillment rows: line items of paid orders with their tracking and addresses',
     description:
       'Newest order first. `start`/`end` are UTC calendar days, both inclusive (the shop reporting time ' +

@@ -14,6 +14,7 @@ export class ShopPlatformV1Controller {
 
   @Get()
   @ApiOperation({
+    operationId: 'getShopPlatform',
     summary: 'Which store platform fulfillments go through, and whether an access token is set',
   })
   @ApiOkResponse({ type: ShopPlatformDto })
@@ -23,6 +24,7 @@ export class ShopPlatformV1Controller {
 
   @Put()
   @ApiOperation({
+    operationId: 'setShopPlatform',
     summary: 'Choose the store platform (local or shopify) and set its access token (write-only)',
   })
   @ApiOkResponse({ type: ShopPlatformDto })

@@ -4,22 +4,34 @@ import type { FastifyReply } from 'fastify';
 import { HealthDto, ReadinessDto } from './health.dto';
 import { ReadinessService } from './readiness.service';
 
-@ApiTags('Health')
+@ApiTags('Operations')
 @Controller('health')
 export class HealthController {
   constructor(private readonly readiness: ReadinessService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Liveness: the process answers' })
+  @ApiOperation({ operationId: 'checkLiveness', summary: 'Liveness: the process answers' })
   @ApiOkResponse({ type: HealthDto })
   live(): HealthDto {
     return { status: 'ok' };
   }
 
   @Get('ready')
-  @ApiOperation({ summary: 'Readiness: MongoDB and Redis answer (checked on every call)' })
+  @ApiOperation({
+    operationId: 'checkReadiness',
+    summary: 'Readiness: MongoDB and Redis answer (checked on every call)',
+  })
   @ApiOkResponse({ type: ReadinessDto })
-  @ApiServiceUnavailableResponse({ type: ReadinessDto })
+  @ApiServiceUnavailableResponse({
+    description: 'MongoDB or Redis does not answer (or the process is shutting down)',
+    type: ReadinessDto,
+    example: {
+      status: 'error',
+      info: { redis: { status: 'up' } },
+      error: { mongodb: { status: 'down', message: 'timeout' } },
+      details: { mongodb: { status: 'down', message: 'timeout' }, redis: { status: 'up' } },
+    },
+  })
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessDto> {
     const result = await this.readiness.check();
     if (result.status !== 'ok') void reply.status(503);

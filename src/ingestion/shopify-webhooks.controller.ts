@@ -15,6 +15,7 @@ export class ShopifyWebhooksController {
   @Post('shopify')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'receiveShopifyWebhook',
     summary: 'Receive a store-platform (Shopify-format) webhook',
     description:
       'Verifies `X-Shopify-Hmac-Sha256` (base64 HMAC-SHA256 of the raw body with the shop’s webhook secret), ' +
@@ -24,16 +25,33 @@ export class ShopifyWebhooksController {
       'Bad or missing signature, or an unknown shop → 401 and nothing is stored; the database unreachable ' +
       '→ 503 with Retry-After (nothing acknowledged, so the platform retries).',
   })
-  @ApiHeader({ name: 'X-Shopify-Topic', required: true, example: 'orders/create' })
-  @ApiHeader({ name: 'X-Shopify-Shop-Domain', required: true, example: 'demo.myshopify.com' })
+  // Lowercase names: the same parameters Nest documents for the @Headers() arguments below.
   @ApiHeader({
-    name: 'X-Shopify-Webhook-Id',
+    name: 'x-shopify-topic',
     required: true,
+    description: `The event, e.g. orders/create; topics other than the ${SUPPORTED_TOPICS.length} listed above are acknowledged and ignored`,
+    example: 'orders/create',
+  })
+  @ApiHeader({
+    name: 'x-shopify-shop-domain',
+    required: true,
+    description: 'The shop the delivery is for; an unknown shop answers 401',
+    schema: { type: 'string', maxLength: 253 },
+    example: 'demo.myshopify.com',
+  })
+  @ApiHeader({
+    name: 'x-shopify-webhook-id',
+    required: true,
+    description:
+      'The delivery id; a repeated one is acknowledged (`duplicate: true`) and not processed again',
     example: 'b54557e4-bdd9-4b37-8a5f-bf7d70bcd043',
   })
   @ApiHeader({
-    name: 'X-Shopify-Hmac-Sha256',
+    name: 'x-shopify-hmac-sha256',
     required: true,
+    description:
+      'Base64 HMAC-SHA256 of the exact body with the shop’s webhook secret; anything else answers 401',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9+/]{43}=$', maxLength: 44 },
     example: 'XWmrwMey6OsLMeiZKwP4FppHH3cmAiiJJAweH5Jo4bM=',
   })
   @ApiBody({

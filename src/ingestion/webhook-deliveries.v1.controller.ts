@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Scope, V1Auth } from '../common/auth/auth.decorators';
-import { ApiV1Errors } from '../common/http/api-errors.decorator';
+import { ApiV1Errors, notFound } from '../common/http/api-errors.decorator';
 import type { ShopScope } from '../common/tenancy';
 import {
   WebhookDeliveryDetailDto,
@@ -10,8 +10,13 @@ import {
   WebhookDeliveryListQueryDto,
 } from './dto/webhook-delivery.dto';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
+import { ObjectIdParam } from '../common/http/params';
 
-const ID_PARAM = ApiParam({ name: 'id', example: '6743a0b1c2d3e4f5a6b7c8d9' });
+const ID_PARAM = ObjectIdParam(
+  'id',
+  '6743a0b1c2d3e4f5a6b7c8d9',
+  'Delivery id (`deliveryId` of the webhook answer)',
+);
 
 @ApiTags('Webhooks')
 @V1Auth('shop')
@@ -21,6 +26,7 @@ export class WebhookDeliveriesV1Controller {
 
   @Get()
   @ApiOperation({
+    operationId: 'listWebhookDeliveries',
     summary: 'List the webhook deliveries the shop received, newest first',
     description:
       'Every verified store-platform webhook is stored before it is answered and processed from this ' +
@@ -36,10 +42,10 @@ export class WebhookDeliveriesV1Controller {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Read one webhook delivery, with its payload' })
+  @ApiOperation({ operationId: 'getWebhookDelivery', summary: 'Read one webhook delivery, with its payload' })
   @ID_PARAM
   @ApiOkResponse({ type: WebhookDeliveryDetailDto })
-  @ApiV1Errors(404)
+  @ApiV1Errors(notFound('Webhook delivery'))
   get(@Scope() scope: ShopScope, @Param('id') id: string): Promise<WebhookDeliveryDetailDto> {
     return this.deliveries.get(scope, id);
   }
@@ -47,6 +53,7 @@ export class WebhookDeliveriesV1Controller {
   @Post(':id/retry')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'retryWebhookDelivery',
     summary: 'Process a failed delivery again',
     description:
       'Puts a `failed` delivery back to `received` and queues it (answers the delivery as it now stands; ' +
@@ -54,7 +61,10 @@ export class WebhookDeliveriesV1Controller {
   })
   @ID_PARAM
   @ApiOkResponse({ type: WebhookDeliveryDto })
-  @ApiV1Errors(404, 409)
+  @ApiV1Errors(notFound('Webhook delivery'), {
+    status: 409,
+    message: 'Only a failed delivery can be retried; this one is processed',
+  })
   retry(@Scope() scope: ShopScope, @Param('id') id: string): Promise<WebhookDeliveryDto> {
     return this.deliveries.retry(scope, id);
   }

@@ -1,12 +1,13 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Scope, V1Auth } from '../common/auth/auth.decorators';
-import { ApiV1Errors } from '../common/http/api-errors.decorator';
+import { ApiV1Errors, notFound } from '../common/http/api-errors.decorator';
 import type { ShopScope } from '../common/tenancy';
 import { JobDto } from './dto/job.dto';
 import { JobsService } from './jobs.service';
+import { ObjectIdParam } from '../common/http/params';
 
-@ApiTags('Jobs')
+@ApiTags('Operations')
 @V1Auth('shop')
 @Controller('v1/jobs')
 export class JobsV1Controller {
@@ -14,11 +15,12 @@ export class JobsV1Controller {
 
   @Get(':id')
   @ApiOperation({
+    operationId: 'getJob',
     summary: 'Follow queued work, e.g. a recalculation (`jobId` of POST /v1/lineitems/update)',
   })
-  @ApiParam({ name: 'id', example: '6743b1c2d3e4f5a6b7c8d9e0' })
+  @ObjectIdParam('id', '6743b1c2d3e4f5a6b7c8d9e0', 'Job id (`jobId` of the request that started it)')
   @ApiOkResponse({ type: JobDto })
-  @ApiV1Errors(404)
+  @ApiV1Errors(notFound('Job'))
   get(@Scope() scope: ShopScope, @Param('id') id: string): Promise<JobDto> {
     return this.jobs.get(scope, id);
   }

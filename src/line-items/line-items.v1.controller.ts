@@ -16,6 +16,7 @@ export class LineItemsV1Controller {
   @Post('update')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'updateLineItems',
     summary: 'Update line item figures and/or queue their recalculation (items mode or by-SKU mode)',
     description:
       'Items mode: up to 100 `{lineItemId, orderId, fields?, recalculate?}`; each needs fields, recalculate or both. ' +

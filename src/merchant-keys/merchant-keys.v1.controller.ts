@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Scope, V1Auth } from '../common/auth/auth.decorators';
-import { ApiV1Errors } from '../common/http/api-errors.decorator';
+import { ApiV1Errors, notFound } from '../common/http/api-errors.decorator';
 import { OffsetPageQueryDto } from '../common/pagination';
 import type { ShopScope } from '../common/tenancy';
 import {
@@ -12,6 +12,7 @@ import {
   RotatedMerchantKeyDto,
 } from './dto/merchant-key.dto';
 import { MerchantKeysService } from './merchant-keys.service';
+import { ObjectIdParam } from '../common/http/params';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 
 @ApiTags('Merchant keys')
@@ -22,7 +23,10 @@ export class MerchantKeysV1Controller {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create a merchant API key (mk_live_…); the key is shown only in this response' })
+  @ApiOperation({
+    operationId: 'createMerchantKey',
+    summary: 'Create a merchant API key (mk_live_…); the key is shown only in this response',
+  })
   @ApiOkResponse({ type: CreatedMerchantKeyDto })
   @Idempotent('v1')
   @ApiV1Errors(400, 422)
@@ -31,7 +35,10 @@ export class MerchantKeysV1Controller {
   }
 
   @Get()
-  @ApiOperation({ summary: "List the shop's merchant keys (never their secrets), newest first" })
+  @ApiOperation({
+    operationId: 'listMerchantKeys',
+    summary: "List the shop's merchant keys (never their secrets), newest first",
+  })
   @ApiOkResponse({ type: MerchantKeyListDto })
   @ApiV1Errors(422)
   list(@Scope() scope: ShopScope, @Query() page: OffsetPageQueryDto): Promise<MerchantKeyListDto> {
@@ -40,21 +47,30 @@ export class MerchantKeysV1Controller {
 
   @Post(':id/rotate')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Rotate a key: a new key now, the old one keeps working for 24 hours' })
-  @ApiParam({ name: 'id', example: '6740b9f1c2a4e15b3c9d0a11' })
+  @ApiOperation({
+    operationId: 'rotateMerchantKey',
+    summary: 'Rotate a key: a new key now, the old one keeps working for 24 hours',
+  })
+  @ObjectIdParam('id', '6740b9f1c2a4e15b3c9d0a11', 'Merchant key id')
   @ApiOkResponse({ type: RotatedMerchantKeyDto })
   @Idempotent('v1')
-  @ApiV1Errors(404, 409)
+  @ApiV1Errors(notFound('Merchant key'), {
+    status: 409,
+    message: 'Only an active key can be rotated; this key is rotated',
+  })
   rotate(@Scope() scope: ShopScope, @Param('id') id: string): Promise<RotatedMerchantKeyDto> {
     return this.keys.rotate(scope, id);
   }
 
   @Delete(':id')
-  @ApiOperation({ summary: 'Revoke a key: every token minted from it is refused from the next request on' })
-  @ApiParam({ name: 'id', example: '6740b9f1c2a4e15b3c9d0a11' })
+  @ApiOperation({
+    operationId: 'revokeMerchantKey',
+    summary: 'Revoke a key: every token minted from it is refused from the next request on',
+  })
+  @ObjectIdParam('id', '6740b9f1c2a4e15b3c9d0a11', 'Merchant key id')
   @ApiOkResponse({ type: RevokedMerchantKeyDto })
   @Idempotent('v1')
-  @ApiV1Errors(404)
+  @ApiV1Errors(notFound('Merchant key'))
   revoke(@Scope() scope: ShopScope, @Param('id') id: string): Promise<RevokedMerchantKeyDto> {
     return this.keys.revoke(scope, id);
   }

@@ -29,14 +29,14 @@ export class OrdersService {
   async getRaw(scope: ShopScope, orderIdParam: string): Promise<RawOrderResponseDto> {
     const order = await this.orders.findByOrderId(scope, parseOrderId(orderIdParam));
     if (!order) throw new NotFoundError('Order');
-    return { orders: toRawOrder(order) };
+    return { view: 'order', orders: toRawOrder(order) };
   }
 
   async getLineItems(scope: ShopScope, orderIdParam: string): Promise<OrderLineItemsResponseDto> {
     const orderId = parseOrderId(orderIdParam);
     const items = await this.lineItems.findForOrders(scope, [orderId]);
     if (items.length === 0 && !(await this.orders.exists(scope, orderId))) throw new NotFoundError('Order');
-    return { orders: items.map(toLineItemResponse) };
+    return { view: 'lineItems', orders: items.map(toLineItemResponse) };
   }
 
   /** The caller's orders, newest first: the shop's (shop token) or one vendor's (vendor token). */
@@ -51,7 +51,9 @@ export class OrdersService {
     );
     const items = page.items.map(toOrderListItem);
     const { pageInfo, totalCount } = page;
-    return scope.vendorId ? { items, pageInfo, totalCount } : { orders: items, pageInfo, totalCount };
+    return scope.vendorId
+      ? { view: 'vendor', items, pageInfo, totalCount }
+      : { view: 'shop', orders: items, pageInfo, totalCount };
   }
 }
 

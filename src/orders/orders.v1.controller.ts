@@ -8,7 +8,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { Scope, V1Auth } from '../common/auth/auth.decorators';
-import { ApiV1Errors } from '../common/http/api-errors.decorator';
+import { ApiV1Errors, notFound } from '../common/http/api-errors.decorator';
 import type { ShopScope } from '../common/tenancy';
 import { OrderLineItemsResponseDto, OrderQueryDto, RawOrderResponseDto } from './dto/order.dto';
 import { OrdersService } from './orders.service';
@@ -22,19 +22,33 @@ export class OrdersV1Controller {
 
   @Get(':orderId')
   @ApiOperation({
+    operationId: 'getOrder',
     summary: 'One order: the raw order, or with lineItems=true its calculated line items',
   })
-  @ApiParam({ name: 'orderId', description: 'Store-platform (numeric) order id', example: '5549201834154' })
+  @ApiParam({
+    name: 'orderId',
+    description: 'Store-platform (numeric) order id; anything else answers 404',
+    example: '5549201834154',
+    schema: { type: 'string', pattern: '^[1-9][0-9]{0,15}$', maxLength: 16 },
+  })
   @ApiOkResponse({
-    description: '`{orders: raw order}`, or `{orders: [calculated line items]}` with lineItems=true',
+    description:
+      '`{view: "order", orders: raw order}`, or with lineItems=true `{view: "lineItems", orders: [calculated line items]}`',
     schema: {
       oneOf: [
         { $ref: getSchemaPath(RawOrderResponseDto) },
         { $ref: getSchemaPath(OrderLineItemsResponseDto) },
       ],
+      discriminator: {
+        propertyName: 'view',
+        mapping: {
+          order: getSchemaPath(RawOrderResponseDto),
+          lineItems: getSchemaPath(OrderLineItemsResponseDto),
+        },
+      },
     },
   })
-  @ApiV1Errors(404, 422)
+  @ApiV1Errors(notFound('Order'), 422)
   get(
     @Scope() scope: ShopScope,
     @Param('orderId') orderId: string,

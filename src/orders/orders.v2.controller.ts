@@ -1,13 +1,13 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Scope, V2Auth } from '../common/auth/auth.decorators';
 import { ApiV2Errors } from '../common/http/api-errors.decorator';
 import { ok, V2Envelope } from '../common/http/envelope';
 import { CursorPageQueryDto } from '../common/pagination';
 import type { ShopScope } from '../common/tenancy';
 import {
+  OrdersListEnvelopeDto,
   OrdersPageDto,
-  OrdersPageEnvelopeDto,
   VendorOrdersPageDto,
   VendorOrdersPageEnvelopeDto,
 } from './dto/order.dto';
@@ -18,7 +18,6 @@ import { OrdersService } from './orders.service';
  * its own; `GET /orders` is the vendor surface; a merchant token gets 403 on both.
  */
 @ApiTags('Orders')
-@ApiExtraModels(OrdersPageEnvelopeDto, VendorOrdersPageEnvelopeDto)
 @Controller()
 export class OrdersV2Controller {
   constructor(private readonly orders: OrdersService) {}
@@ -26,20 +25,15 @@ export class OrdersV2Controller {
   @Get('v2/orders')
   @V2Auth('shop', 'vendor')
   @ApiOperation({
+    operationId: 'listOrders',
     summary: 'Orders, newest first (cursor paging)',
     description:
-      'Shop token: `{orders, pageInfo, totalCount}` over every order of the shop. Vendor token: ' +
-      '`{items, pageInfo, totalCount}` over the vendor’s own orders, totals covering its line items only. ' +
+      'Shop token: `{view: "shop", orders, pageInfo, totalCount}` over every order of the shop. Vendor token: ' +
+      '`{view: "vendor", items, pageInfo, totalCount}` over the vendor’s own orders, totals covering its line ' +
+      'items only. ' +
       'A merchant token is refused with 403.',
   })
-  @ApiOkResponse({
-    schema: {
-      oneOf: [
-        { $ref: getSchemaPath(OrdersPageEnvelopeDto) },
-        { $ref: getSchemaPath(VendorOrdersPageEnvelopeDto) },
-      ],
-    },
-  })
+  @ApiOkResponse({ type: OrdersListEnvelopeDto })
   @ApiV2Errors(422)
   async list(
     @Scope() scope: ShopScope,
@@ -50,7 +44,10 @@ export class OrdersV2Controller {
 
   @Get('orders')
   @V2Auth('vendor')
-  @ApiOperation({ summary: "The vendor's own orders, newest first (cursor paging)" })
+  @ApiOperation({
+    operationId: 'listVendorOrders',
+    summary: "The vendor's own orders, newest first (cursor paging)",
+  })
   @ApiOkResponse({ type: VendorOrdersPageEnvelopeDto })
   @ApiV2Errors(422)
   async vendorList(

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Scope, V1Auth } from '../common/auth/auth.decorators';
-import { ApiV1Errors } from '../common/http/api-errors.decorator';
+import { ApiV1Errors, notFound } from '../common/http/api-errors.decorator';
 import type { ShopScope } from '../common/tenancy';
 import {
   CreatePayoutBatchesDto,
@@ -12,6 +12,7 @@ import {
 } from './dto/payout-batch.dto';
 import { PayoutListDto, PayoutListQueryDto } from './dto/payout.dto';
 import { PayoutsService } from './payouts.service';
+import { ObjectIdParam } from '../common/http/params';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 
 @ApiTags('Payouts')
@@ -22,6 +23,7 @@ export class PayoutsV1Controller {
 
   @Get()
   @ApiOperation({
+    operationId: 'listPayouts',
     summary: 'Payout line items: what each vendor is owed, has been paid and has outstanding',
     description:
       'Line items of paid orders (and lines a batch already paid), newest order first. ' +
@@ -36,6 +38,7 @@ export class PayoutsV1Controller {
   @Post('batches')
   @HttpCode(202)
   @ApiOperation({
+    operationId: 'createPayoutBatches',
     summary: 'Queue payout batches up to a period end (one per vendor)',
     description:
       'Answers at once with the batch ids; the batches run on the payout queue. A batch is unique per ' +
@@ -51,7 +54,7 @@ export class PayoutsV1Controller {
   }
 
   @Get('batches')
-  @ApiOperation({ summary: 'List payout batches, newest first' })
+  @ApiOperation({ operationId: 'listPayoutBatches', summary: 'List payout batches, newest first' })
   @ApiOkResponse({ type: PayoutBatchListDto })
   @ApiV1Errors(422)
   listBatches(
@@ -62,10 +65,13 @@ export class PayoutsV1Controller {
   }
 
   @Get('batches/:id')
-  @ApiOperation({ summary: 'Read one payout batch: vendor, period end, totals and status' })
-  @ApiParam({ name: 'id', example: '6742c1d2e3f4a5b6c7d8e9f0' })
+  @ApiOperation({
+    operationId: 'getPayoutBatch',
+    summary: 'Read one payout batch: vendor, period end, totals and status',
+  })
+  @ObjectIdParam('id', '6742c1d2e3f4a5b6c7d8e9f0', 'Batch id')
   @ApiOkResponse({ type: PayoutBatchDto })
-  @ApiV1Errors(404)
+  @ApiV1Errors(notFound('Payout batch'))
   getBatch(@Scope() scope: ShopScope, @Param('id') id: string): Promise<PayoutBatchDto> {
     return this.payouts.getBatch(scope, id);
   }

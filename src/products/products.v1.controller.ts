@@ -14,6 +14,7 @@ export class ProductsV1Controller {
 
   @Get()
   @ApiOperation({
+    operationId: 'listProducts',
     summary: 'Products received from the store platform, newest first',
     description: 'An unknown vendorId (or one of another shop) matches no products.',
   })

@@ -14,7 +14,7 @@ export class ShopProfileV1Controller {
   constructor(private readonly profile: ShopProfileService) {}
 
   @Get()
-  @ApiOperation({ summary: 'The names of the custom vendor profile fields' })
+  @ApiOperation({ operationId: 'getShopProfile', summary: 'The names of the custom vendor profile fields' })
   @ApiOkResponse({ type: ShopProfileDto })
   @ApiUnauthorizedResponse({
     description: 'Missing or invalid token, or (as the spec says) the shop has no profile configured',
@@ -26,6 +26,7 @@ export class ShopProfileV1Controller {
 
   @Put()
   @ApiOperation({
+    operationId: 'setShopProfile',
     summary: 'Configure the vendor profile fields (replaces the list)',
     description: 'Vendor profile entries (PUT /v1/vendors/{id}/profile) may only use these names.',
   })

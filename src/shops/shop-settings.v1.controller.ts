@@ -17,7 +17,10 @@ export class ShopSettingsV1Controller {
   constructor(private readonly settings: ShopSettingsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'The settings that feed commission and payout figures' })
+  @ApiOperation({
+    operationId: 'getShopSettings',
+    summary: 'The settings that feed commission and payout figures',
+  })
   @ApiOkResponse({ type: ShopSettingsResponseDto })
   async get(@Scope() scope: ShopScope): Promise<ShopSettingsResponseDto> {
     return { settings: await this.settings.get(scope) };
@@ -25,6 +28,7 @@ export class ShopSettingsV1Controller {
 
   @Put()
   @ApiOperation({
+    operationId: 'updateShopSettings',
     summary: 'Change settings (only the given ones)',
     description:
       'Rates are percentages from 0 to 100. New orders use the new settings at once; existing line items get ' +

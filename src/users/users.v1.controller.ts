@@ -1,15 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Scope, V1Auth } from '../common/auth/auth.decorators';
 import type { Principal } from '../common/auth/principal';
-import { ApiV1Errors } from '../common/http/api-errors.decorator';
+import { ApiV1Errors, notFound, USER_CONFLICT } from '../common/http/api-errors.decorator';
 import type { ShopScope } from '../common/tenancy';
 import { CreateUserDto, ReplaceUserCredentialsDto } from './dto/user.dto';
 import { DeleteMessageDto, UserDto, UserListDto, UserMessageDto } from './dto/user-response.dto';
 import { UsersService } from './users.service';
+import { ObjectIdParam } from '../common/http/params';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-
-const USER_ID = { name: 'userId', example: '6740c7d3e4b0f15b3c9d0a31' };
 
 /** Vendor portal users (spec §4.4). Shop token only: a merchant token gets 403 here (it has /v2/users). */
 @ApiTags('Users')
@@ -21,6 +20,7 @@ export class UsersV1Controller {
   @Post()
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'createUser',
     summary: 'Create a vendor portal user',
     description:
       'vendorId must be a vendor of this shop (else 422); the email is lowercased and unique per shop (409). ' +
@@ -28,8 +28,8 @@ export class UsersV1Controller {
       'contains the password or its hash.',
   })
   @ApiOkResponse({ type: UserMessageDto })
+  @ApiV1Errors(400, USER_CONFLICT, 422)
   @Idempotent('v1')
-  @ApiV1Errors(400, 409, 422)
   create(
     @Scope() scope: ShopScope,
     @CurrentPrincipal() principal: Principal,
@@ -39,26 +39,26 @@ export class UsersV1Controller {
   }
 
   @Get()
-  @ApiOperation({ summary: 'Every portal user of the shop, newest first' })
+  @ApiOperation({ operationId: 'listUsers', summary: 'Every portal user of the shop, newest first' })
   @ApiOkResponse({ type: UserListDto })
   list(@Scope() scope: ShopScope): Promise<UserListDto> {
     return this.users.list(scope);
   }
 
   @Get(':userId')
-  @ApiOperation({ summary: 'One user (without the password)' })
-  @ApiParam(USER_ID)
+  @ApiOperation({ operationId: 'getUser', summary: 'One user (without the password)' })
+  @ObjectIdParam('userId', '6740c7d3e4b0f15b3c9d0a31', 'User id')
   @ApiOkResponse({ type: UserDto })
-  @ApiV1Errors(404)
+  @ApiV1Errors(notFound('User'))
   get(@Scope() scope: ShopScope, @Param('userId') userId: string): Promise<UserDto> {
     return this.users.get(scope, userId);
   }
 
   @Put(':userId')
-  @ApiOperation({ summary: 'Replace the email and password (both required)' })
-  @ApiParam(USER_ID)
+  @ApiOperation({ operationId: 'replaceUser', summary: 'Replace the email and password (both required)' })
+  @ObjectIdParam('userId', '6740c7d3e4b0f15b3c9d0a31', 'User id')
   @ApiOkResponse({ type: UserMessageDto })
-  @ApiV1Errors(400, 404, 409, 422)
+  @ApiV1Errors(400, notFound('User'), USER_CONFLICT, 422)
   async replace(
     @Scope() scope: ShopScope,
     @Param('userId') userId: string,
@@ -69,10 +69,11 @@ export class UsersV1Controller {
 
   @Delete(':userId')
   @ApiOperation({
+    operationId: 'deleteUser',
     summary: 'Delete a portal user',
     description: 'The user can no longer sign in, and its tokens are refused from the next request on.',
   })
-  @ApiParam(USER_ID)
+  @ObjectIdParam('userId', '6740c7d3e4b0f15b3c9d0a31', 'User id')
   @ApiOkResponse({ type: DeleteMessageDto })
   @ApiV1Errors(404)
   async remove(@Scope() scope: ShopScope, @Param('userId') userId: string): Promise<DeleteMessageDto> {

@@ -1,11 +1,19 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import { Scope, V1Auth } from '../common/auth/auth.decorators';
-import { ApiV1Errors } from '../common/http/api-errors.decorator';
+import { ApiV1Errors, notFound, VENDOR_CONFLICT } from '../common/http/api-errors.decorator';
 import { lenientBody } from '../common/http/validation';
 import type { ShopScope } from '../common/tenancy';
 import {
   CreateVendorDto,
+  PROFILE_ENTRIES_MAX,
   ProfileEntryDto,
   UpdateVendorDto,
   VendorAddressDto,
@@ -16,11 +24,11 @@ import { VendorListDto, VendorMessageDto, VendorProfileDto, VendorReadDto } from
 import { ProfileEntriesPipe } from './profile-entries.pipe';
 import { VendorUsersService } from './vendor-users.service';
 import { VendorsService } from './vendors.service';
+import { ObjectIdParam } from '../common/http/params';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 
-const VENDOR_ID = { name: 'vendorId', example: '6740c1a2e4b0f15b3c9d0a21' };
-
 @ApiTags('Vendors')
+@ApiExtraModels(ProfileEntryDto)
 @V1Auth('shop')
 @Controller('v1/vendors')
 export class VendorsV1Controller {
@@ -32,18 +40,20 @@ export class VendorsV1Controller {
   @Post()
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'createVendor',
     summary: 'Create a vendor',
     description: 'The name is stored trimmed and lowercased and is unique per shop in any letter case (409).',
   })
   @ApiOkResponse({ type: VendorMessageDto })
+  @ApiV1Errors(400, VENDOR_CONFLICT, 422)
   @Idempotent('v1')
-  @ApiV1Errors(400, 409, 422)
   async create(@Scope() scope: ShopScope, @Body() body: CreateVendorDto): Promise<VendorMessageDto> {
     return { message: 'Vendor created', vendor: await this.vendors.create(scope, body) };
   }
 
   @Get()
   @ApiOperation({
+    operationId: 'listVendors',
     summary: 'Every vendor of the shop, by name (offset paging)',
     description:
       "`users=true` adds each vendor's portal users (never a password); `active` keeps only active or only " +
@@ -56,10 +66,13 @@ export class VendorsV1Controller {
   }
 
   @Get(':vendorId')
-  @ApiOperation({ summary: 'One vendor with its profile (and its users with users=true)' })
-  @ApiParam(VENDOR_ID)
+  @ApiOperation({
+    operationId: 'getVendor',
+    summary: 'One vendor with its profile (and its users with users=true)',
+  })
+  @ObjectIdParam('vendorId', '6740c1a2e4b0f15b3c9d0a21', 'Vendor id')
   @ApiOkResponse({ type: VendorReadDto })
-  @ApiV1Errors(404, 422)
+  @ApiV1Errors(notFound('Vendor'), 422)
   read(
     @Scope() scope: ShopScope,
     @Param('vendorId') vendorId: string,
@@ -69,8 +82,8 @@ export class VendorsV1Controller {
   }
 
   @Get(':vendorId/profile')
-  @ApiOperation({ summary: "A vendor's profile entries" })
-  @ApiParam(VENDOR_ID)
+  @ApiOperation({ operationId: 'getVendorProfile', summary: "A vendor's profile entries" })
+  @ObjectIdParam('vendorId', '6740c1a2e4b0f15b3c9d0a21', 'Vendor id')
   @ApiOkResponse({ type: VendorProfileDto })
   @ApiV1Errors(404)
   async profile(@Scope() scope: ShopScope, @Param('vendorId') vendorId: string): Promise<VendorProfileDto> {
@@ -79,6 +92,7 @@ export class VendorsV1Controller {
 
   @Delete(':vendorId')
   @ApiOperation({
+    operationId: 'deactivateVendor',
     summary: 'Deactivate a vendor (soft delete)',
     description:
       'The vendor and its history stay — line items, payouts and adjustments, and it is still paid what it ' +
@@ -86,7 +100,7 @@ export class VendorsV1Controller {
       'refused from the next request on. PATCH /v2/vendors/{id} {active: true} reactivates it. Deleting a ' +
       'deactivated vendor again answers the same.',
   })
-  @ApiParam(VENDOR_ID)
+  @ObjectIdParam('vendorId', '6740c1a2e4b0f15b3c9d0a21', 'Vendor id')
   @ApiOkResponse({ type: VendorMessageDto })
   @ApiV1Errors(404)
   async remove(@Scope() scope: ShopScope, @Param('vendorId') vendorId: string): Promise<VendorMessageDto> {
@@ -95,12 +109,13 @@ export class VendorsV1Controller {
 
   @Put(':vendorId')
   @ApiOperation({
+    operationId: 'updateVendor',
     summary: 'Change name and/or commission (only the given fields)',
     description: 'A rename onto an existing name is a 409.',
   })
-  @ApiParam(VENDOR_ID)
+  @ObjectIdParam('vendorId', '6740c1a2e4b0f15b3c9d0a21', 'Vendor id')
   @ApiOkResponse({ type: VendorMessageDto })
-  @ApiV1Errors(400, 404, 409, 422)
+  @ApiV1Errors(400, notFound('Vendor'), VENDOR_CONFLICT, 422)
   async update(
     @Scope() scope: ShopScope,
     @Param('vendorId') vendorId: string,
@@ -111,13 +126,14 @@ export class VendorsV1Controller {
 
   @Put(':vendorId/address')
   @ApiOperation({
+    operationId: 'setVendorAddress',
     summary: 'Set address fields (only the given ones; null clears one)',
     description: 'Unknown keys are ignored.',
   })
-  @ApiParam(VENDOR_ID)
+  @ObjectIdParam('vendorId', '6740c1a2e4b0f15b3c9d0a21', 'Vendor id')
   @ApiBody({ type: VendorAddressDto })
   @ApiOkResponse({ type: VendorMessageDto })
-  @ApiV1Errors(400, 404, 422)
+  @ApiV1Errors(400, notFound('Vendor'), 422)
   async setAddress(
     @Scope() scope: ShopScope,
     @Param('vendorId') vendorId: string,
@@ -131,16 +147,19 @@ export class VendorsV1Controller {
 
   @Put(':vendorId/profile')
   @ApiOperation({
+    operationId: 'setVendorProfile',
     summary: 'Set profile entries',
     description:
       "The body is an array of {field, value}. Each field must be one of the shop's profile fields " +
       '(GET /v1/shop/profile); a value is a string, number or boolean, never an object. Entries of ' +
       'fields not in the body keep their values; the last entry of a repeated field wins.',
   })
-  @ApiParam(VENDOR_ID)
-  @ApiBody({ type: [ProfileEntryDto] })
+  @ObjectIdParam('vendorId', '6740c1a2e4b0f15b3c9d0a21', 'Vendor id')
+  @ApiBody({
+    schema: { type: 'array', maxItems: PROFILE_ENTRIES_MAX, items: { $ref: getSchemaPath(ProfileEntryDto) } },
+  })
   @ApiOkResponse({ type: VendorMessageDto })
-  @ApiV1Errors(400, 404, 422)
+  @ApiV1Errors(400, notFound('Vendor'), 422)
   async setProfile(
     @Scope() scope: ShopScope,
     @Param('vendorId') vendorId: string,

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Scope, V2Auth } from '../common/auth/auth.decorators';
-import { ApiV2Errors } from '../common/http/api-errors.decorator';
+import { ApiV2Errors, notFound, VENDOR_CONFLICT } from '../common/http/api-errors.decorator';
 import { ok, V2Envelope } from '../common/http/envelope';
 import type { ShopScope } from '../common/tenancy';
 import { CreateVendorDto, PatchVendorDto, VendorListQueryDto } from './dto/vendor.dto';
@@ -13,9 +13,8 @@ import {
 } from './dto/vendor-response.dto';
 import { VendorUsersService } from './vendor-users.service';
 import { VendorsService } from './vendors.service';
+import { ObjectIdParam } from '../common/http/params';
 import { Idempotent } from '../idempotency/idempotent.decorator';
-
-const ID = { name: 'id', example: '6740c1a2e4b0f15b3c9d0a21' };
 
 /** V2 merchant administration of vendors (spec §4.10): merchant or shop token; a vendor token gets 403. */
 @ApiTags('Vendors')
@@ -28,7 +27,7 @@ export class VendorsV2Controller {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Vendors, newest first (cursor paging)' })
+  @ApiOperation({ operationId: 'listVendors', summary: 'Vendors, newest first (cursor paging)' })
   @ApiOkResponse({ type: VendorsPageEnvelopeDto })
   @ApiV2Errors(422)
   async list(
@@ -40,31 +39,35 @@ export class VendorsV2Controller {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create a vendor (name trimmed, lowercased, unique per shop)' })
+  @ApiOperation({
+    operationId: 'createVendor',
+    summary: 'Create a vendor (name trimmed, lowercased, unique per shop)',
+  })
   @ApiCreatedResponse({ type: VendorEnvelopeDto })
+  @ApiV2Errors(400, VENDOR_CONFLICT, 422)
   @Idempotent('v2')
-  @ApiV2Errors(400, 409, 422)
   async create(@Scope() scope: ShopScope, @Body() body: CreateVendorDto): Promise<V2Envelope<VendorDto>> {
     return ok(await this.vendors.create(scope, body));
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'One vendor' })
-  @ApiParam(ID)
+  @ApiOperation({ operationId: 'getVendor', summary: 'One vendor' })
+  @ObjectIdParam('id', '6740c1a2e4b0f15b3c9d0a21', 'Vendor id')
   @ApiOkResponse({ type: VendorEnvelopeDto })
-  @ApiV2Errors(404)
+  @ApiV2Errors(notFound('Vendor'))
   async get(@Scope() scope: ShopScope, @Param('id') id: string): Promise<V2Envelope<VendorDto>> {
     return ok(await this.vendors.get(scope, id));
   }
 
   @Patch(':id')
   @ApiOperation({
+    operationId: 'updateVendor',
     summary: 'Change a vendor (only the given fields)',
     description: 'Name, commission, active flag, address fields and profile entries; same rules as v1.',
   })
-  @ApiParam(ID)
+  @ObjectIdParam('id', '6740c1a2e4b0f15b3c9d0a21', 'Vendor id')
   @ApiOkResponse({ type: VendorEnvelopeDto })
-  @ApiV2Errors(400, 404, 409, 422)
+  @ApiV2Errors(400, notFound('Vendor'), VENDOR_CONFLICT, 422)
   async patch(
     @Scope() scope: ShopScope,
     @Param('id') id: string,
@@ -75,14 +78,15 @@ export class VendorsV2Controller {
 
   @Delete(':id')
   @ApiOperation({
+    operationId: 'deactivateVendor',
     summary: 'Deactivate a vendor',
     description:
       'The vendor and its data stay; it leaves GET /v1/commissions/vendor, its users cannot sign in and ' +
       'their tokens are refused. PATCH {active: true} reactivates it.',
   })
-  @ApiParam(ID)
+  @ObjectIdParam('id', '6740c1a2e4b0f15b3c9d0a21', 'Vendor id')
   @ApiOkResponse({ type: VendorEnvelopeDto })
-  @ApiV2Errors(404)
+  @ApiV2Errors(notFound('Vendor'))
   async deactivate(@Scope() scope: ShopScope, @Param('id') id: string): Promise<V2Envelope<VendorDto>> {
     return ok(await this.vendorUsers.deactivate(scope, id));
   }

@@ -74,15 +74,27 @@ describe('errors, request ids and health (e2e)', () => {
     expect(Object.keys(v2.body.paths)).toEqual(
       expect.arrayContaining(['/authenticate', '/refresh-token', '/v2/authenticate']),
     );
-    expect(v2.body.components.securitySchemes['x-access-token']).toMatchObject({
-      type: 'apiKey',
-      in: 'header',
-      name: 'x-access-token',
-    });
-    for (const ui of ['/docs/v1', '/docs/v2']) {
+    // One scheme per credential kind, all on the same header (V2 has no shop-only operation left
+    // out: shop tokens read V2 orders and administer V2 too).
+    for (const scheme of ['shopToken', 'merchantToken', 'vendorToken']) {
+      expect(v2.body.components.securitySchemes[scheme]).toMatchObject({
+        type: 'apiKey',
+        in: 'header',
+        name: 'x-access-token',
+      });
+    }
+    expect(Object.keys(v1.body.components.securitySchemes)).toEqual(['shopToken']);
+    expect(v1.body.paths['/v1/authenticate'].post.security).toEqual([]);
+    expect(v2.body.paths['/v2/orders'].get.security).toEqual([{ shopToken: [] }, { vendorToken: [] }]);
+    expect(v1.body.servers.map((s: { url: string }) => s.url)).toEqual(['/']);
+    const titles = {
+      '/docs/v1': 'Marketplace Admin API v1 — Swagger UI',
+      '/docs/v2': 'Marketplace Admin API V2 (preview) — Swagger UI',
+    };
+    for (const [ui, title] of Object.entries(titles)) {
       const page = await t.api.get(ui);
       expect(page.status).toBe(200);
-      expect(page.text).toContain('swagger');
+      expect(page.text).toContain(`<title>${title}</title>`);
     }
   });
 });

@@ -77,7 +77,7 @@ describe('orders: GET /v2/orders, GET /orders (e2e)', () => {
     const res = await list('?first=3');
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
-    expect(Object.keys(res.body.data).sort()).toEqual(['orders', 'pageInfo', 'totalCount']);
+    expect(Object.keys(res.body.data).sort()).toEqual(['orders', 'pageInfo', 'totalCount', 'view']);
     expect(res.body.data.totalCount).toBe(11);
     expect(res.body.data.pageInfo).toMatchObject({
       hasNextPage: true,
@@ -203,7 +203,7 @@ describe('orders: GET /v2/orders, GET /orders (e2e)', () => {
     for (const path of ['/orders', '/v2/orders']) {
       const res = await list('?first=100', acmeToken, path);
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body.data).sort()).toEqual(['items', 'pageInfo', 'totalCount']);
+      expect(Object.keys(res.body.data).sort()).toEqual(['items', 'pageInfo', 'totalCount', 'view']);
       const mine = created.filter((c) => c.vendors.includes('Acme')).map((c) => c.id);
       expect(res.body.data.items.map((o: any) => o.orderId).sort()).toEqual([...mine].sort());
       expect(res.body.data.totalCount).toBe(mine.length);

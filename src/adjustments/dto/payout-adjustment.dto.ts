@@ -21,10 +21,14 @@ import {
 } from '../payout-adjustment.schema';
 
 export const MAX_ADJUSTMENT_AMOUNT = 1_000_000_000;
+/** Room for any ISO 8601 date-time a person writes (`2026-11-20T12:00:00.000+05:30` is 29). */
+const ISO_DATE_TIME_MAX = 64;
 
 export class CreatePayoutAdjustmentDto {
   @ApiProperty({
     pattern: '^[0-9a-fA-F]{24}$',
+    minLength: 24,
+    maxLength: 24,
     description: 'A vendor of this shop',
     example: '6740b9f1c2a4e15b3c9d0a21',
   })
@@ -45,7 +49,11 @@ export class CreatePayoutAdjustmentDto {
   @IsIn(ADJUSTMENT_TYPES)
   type!: AdjustmentType;
 
-  @ApiPropertyOptional({ maxLength: 2000, default: '', example: 'Return shipping for order #1042' })
+  @ApiPropertyOptional({
+    maxLength: 2000,
+    description: 'Free text for the vendor and the shop; omitted: an empty string',
+    example: 'Return shipping for order #1042',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(2000)
@@ -54,11 +62,13 @@ export class CreatePayoutAdjustmentDto {
   @ApiPropertyOptional({
     type: String,
     format: 'date-time',
-    description: 'The date the adjustment applies to (decides its payout period); default: now',
+    maxLength: ISO_DATE_TIME_MAX,
+    description: 'The date the adjustment applies to (decides its payout period); omitted: now',
     example: '2026-11-20T12:00:00.000Z',
   })
   @IsOptional()
   @IsISO8601({ strict: true })
+  @MaxLength(ISO_DATE_TIME_MAX)
   customItemDate?: string;
 }
 
@@ -87,14 +97,27 @@ export class UpdatePayoutAdjustmentDto {
   @MaxLength(2000)
   comments?: string;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', example: '2026-11-21T00:00:00.000Z' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    maxLength: ISO_DATE_TIME_MAX,
+    example: '2026-11-21T00:00:00.000Z',
+  })
   @IsOptional()
   @IsISO8601({ strict: true })
+  @MaxLength(ISO_DATE_TIME_MAX)
   customItemDate?: string;
 }
 
 export class PayoutAdjustmentListQueryDto {
-  @ApiPropertyOptional({ minimum: 1, default: 1, example: 1 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: 1_000_000,
+    default: 1,
+    description: 'Page number (default 1)',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -102,7 +125,14 @@ export class PayoutAdjustmentListQueryDto {
   @Max(1_000_000)
   page: number = 1;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20, example: 20 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: 100,
+    default: 20,
+    description: 'Page size (1–100, default 20)',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -110,17 +140,22 @@ export class PayoutAdjustmentListQueryDto {
   @Max(100)
   limit: number = 20;
 
-  @ApiPropertyOptional({ pattern: '^[0-9a-fA-F]{24}$', example: '6740b9f1c2a4e15b3c9d0a21' })
+  @ApiPropertyOptional({
+    description: 'Only this vendor: its `_id`',
+    pattern: '^[0-9a-fA-F]{24}$',
+    minLength: 24,
+    maxLength: 24,
+  })
   @IsOptional()
   @IsMongoId()
   vendorId?: string;
 
-  @ApiPropertyOptional({ enum: ADJUSTMENT_STATUSES, example: 'UNPAID' })
+  @ApiPropertyOptional({ enum: ADJUSTMENT_STATUSES, description: 'Only adjustments in this status' })
   @IsOptional()
   @IsIn(ADJUSTMENT_STATUSES)
   status?: AdjustmentStatus;
 
-  @ApiPropertyOptional({ enum: ADJUSTMENT_TYPES, example: 'DEDUCTION' })
+  @ApiPropertyOptional({ enum: ADJUSTMENT_TYPES, description: 'Only adjustments of this type' })
   @IsOptional()
   @IsIn(ADJUSTMENT_TYPES)
   type?: AdjustmentType;

@@ -29,6 +29,8 @@ const Filter = {
     applyDecorators(
       ApiPropertyOptional({
         pattern: ID_RE.source,
+        minLength: 24,
+        maxLength: 24,
         description: 'Only events on this resource (its id)',
       }),
       IsOptional(),
@@ -45,6 +47,8 @@ const Filter = {
     applyDecorators(
       ApiPropertyOptional({
         pattern: ID_RE.source,
+        minLength: 24,
+        maxLength: 24,
         description: 'Only events by this actor: a shop id (shop token), merchant key id or portal user id',
       }),
       IsOptional(),

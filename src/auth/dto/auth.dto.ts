@@ -4,6 +4,7 @@ import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 export class AuthenticateV1Dto {
   @ApiProperty({
     description: 'Shop API key (from the operator CLI `shop:create`)',
+    maxLength: 200,
     example: 'shpk_4Qm0yq4d7m9bXyZ1hF3kP0sLwV8rT2nE6cJ5aG7u',
   })
   @IsString()
@@ -11,7 +12,7 @@ export class AuthenticateV1Dto {
   @MaxLength(200)
   apiKey!: string;
 
-  @ApiProperty({ description: 'The store domain', example: 'acme.myshopify.com' })
+  @ApiProperty({ description: 'The store domain', maxLength: 253, example: 'acme.myshopify.com' })
   @IsString()
   @IsNotEmpty()
   @MaxLength(253)
@@ -31,6 +32,7 @@ export class ShopTokenDto {
 export class AuthenticateMerchantDto {
   @ApiProperty({
     description: 'Merchant API key',
+    maxLength: 200,
     example: 'mk_live_6740b9f1c2a4e15b3c9d0a10a1b2c3d4_Xy7Qm0yq4d7m9bXyZ1hF3kP0sLwV8rT2nE6cJ5aG',
   })
   @IsString()

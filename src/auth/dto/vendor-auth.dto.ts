@@ -3,19 +3,23 @@ import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { V2TokenDto } from './auth.dto';
 
 export class VendorAuthenticateDto {
-  @ApiProperty({ description: 'The store domain', example: 'acme.myshopify.com' })
+  @ApiProperty({ description: 'The store domain', maxLength: 253, example: 'acme.myshopify.com' })
   @IsString()
   @IsNotEmpty()
   @MaxLength(253)
   shopDomain!: string;
 
-  @ApiProperty({ description: 'The portal user’s email (any letter case)', example: 'jane@acme.example' })
+  @ApiProperty({
+    description: 'The portal user’s email (any letter case)',
+    maxLength: 254,
+    example: 'jane@acme.example',
+  })
   @IsString()
   @IsNotEmpty()
   @MaxLength(254)
   email!: string;
 
-  @ApiProperty({ example: 'S3cure-portal-pass' })
+  @ApiProperty({ format: 'password', maxLength: 256, example: 'S3cure-portal-pass' })
   @IsString()
   @IsNotEmpty()
   @MaxLength(256)

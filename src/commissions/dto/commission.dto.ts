@@ -7,12 +7,16 @@ import { SKU_UPLOAD_MAX } from '../sku-upload';
 export class SkuUploadElementDto {
   @ApiProperty({ description: 'Trimmed; non-empty', maxLength: 255, example: 'ACME-JKT-M' })
   sku!: string;
-  @ApiPropertyOptional({ enum: COMMISSION_TYPES, default: 'percentage', example: 'percentage' })
+  @ApiPropertyOptional({
+    enum: COMMISSION_TYPES,
+    description: 'Omitted: `percentage` (an uploaded SKU always carries a commission)',
+    example: 'percentage',
+  })
   commissionType?: CommissionType;
   @ApiPropertyOptional({
     description:
-      'Applied as given (14 means 14%); ≥ 0, at most 100 for a percentage. Alias: commissionAmount.',
-    default: 0,
+      'Applied as given (14 means 14%); ≥ 0, at most 100 for a percentage. Alias: commissionAmount. ' +
+      'Omitted: 0, so the SKU overrides its vendor with no commission.',
     minimum: 0,
     example: 14,
   })

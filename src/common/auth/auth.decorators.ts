@@ -13,40 +13,66 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { shopScope, ShopScope } from '../tenancy';
-import { V1ErrorDto, V2ErrorDto } from '../http/error.dto';
+import { errorExample, V1ErrorDto, V2ErrorDto } from '../http/error.dto';
 import type { CredentialKind, Principal } from './principal';
 import { CredentialRateLimitGuard, SignInRateLimitGuard } from '../rate-limits/rate-limit.guards';
 import { AccessTokenGuard, CredentialKindGuard, CREDENTIAL_KINDS } from './auth.guards';
 
-/** The 429 of a rate-limited route, with its Retry-After header (RateLimit-* are added to every answer). */
-export function rateLimitedResponse(type: typeof V1ErrorDto | typeof V2ErrorDto, description: string) {
+/**
+ * One OpenAPI security scheme per credential kind, all on the same `x-access-token` header: an
+ * operation lists the kinds it accepts (any one of them). Swagger UI sends every authorised scheme
+ * an operation accepts, so the last one wins: authorise one kind at a time there.
+ */
+export const SECURITY_SCHEMES: Record<CredentialKind, string> = {
+  shop: 'shopToken',
+  merchant: 'merchantToken',
+  vendor: 'vendorToken',
+};
+
+/**
+ * The 429 of a rate-limited route, with its Retry-After header (src/docs adds the RateLimit-*
+ * headers to the answers of every operation that documents a 429).
+ */
+export function rateLimitedResponse(api: 'v1' | 'v2', description: string, message: string) {
   return ApiTooManyRequestsResponse({
     description,
-    type,
+    type: api === 'v1' ? V1ErrorDto : V2ErrorDto,
+    example: errorExample(api, 429, message, api === 'v2' ? { retryAfterSeconds: 42 } : undefined),
     headers: {
       'Retry-After': {
         description: 'Seconds until the next request is allowed',
-        schema: { type: 'integer', example: 42 },
+        required: true,
+        schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 86_400, example: 42 },
       },
     },
   });
 }
 
-export const ACCESS_TOKEN_SCHEME = 'x-access-token';
-
 function authDecorators(api: 'v1' | 'v2', kinds: CredentialKind[]) {
   const type = api === 'v1' ? V1ErrorDto : V2ErrorDto;
+  // The wrong-kind answer, for the first kind this endpoint refuses (as CredentialKindGuard words it).
+  const refused = (['merchant', 'vendor', 'shop'] as const).find((k) => !kinds.includes(k));
+  const forbidden = `A ${refused ?? 'different'} token cannot be used on this endpoint; it needs a ${kinds.join(' or ')} token`;
   return applyDecorators(
     SetMetadata(CREDENTIAL_KINDS, kinds),
     UseGuards(AccessTokenGuard, CredentialRateLimitGuard, CredentialKindGuard),
-    ApiSecurity(ACCESS_TOKEN_SCHEME),
+    ...kinds.map((kind) => ApiSecurity(SECURITY_SCHEMES[kind])),
     rateLimitedResponse(
-      type,
+      api,
       'Rate limit of the credential exceeded (per minute: per shop for a shop token, per key for a merchant ' +
         `token, per user for a vendor token)${api === 'v2' ? ' (code RATE_LIMITED)' : ''}`,
+      `Rate limit exceeded: at most 100 requests per minute for this ${kinds[0]} credential`,
     ),
-    ApiUnauthorizedResponse({ description: 'Missing, malformed, expired or revoked token', type }),
-    ApiForbiddenResponse({ description: `Only ${kinds.join(' or ')} tokens may call this endpoint`, type }),
+    ApiUnauthorizedResponse({
+      description: 'Missing, malformed, expired or revoked token',
+      type,
+      example: errorExample(api, 401, 'Missing x-access-token header'),
+    }),
+    ApiForbiddenResponse({
+      description: `Only ${kinds.join(' or ')} tokens may call this endpoint`,
+      type,
+      example: errorExample(api, 403, forbidden),
+    }),
   );
 }
 
@@ -63,10 +89,11 @@ export const SignInLimited = (api: 'v1' | 'v2', more = '') =>
   applyDecorators(
     UseGuards(SignInRateLimitGuard),
     rateLimitedResponse(
-      api === 'v1' ? V1ErrorDto : V2ErrorDto,
+      api,
       'Too many sign-in attempts from this client address or for this shop within a minute' +
         (api === 'v2' ? ' (code RATE_LIMITED)' : '') +
         more,
+      'Too many sign-in attempts; try again later',
     ),
   );
 

@@ -9,8 +9,9 @@ import { dayRangeFilter, EndDayParam, StartDayParam } from './day-range';
 export class VendorDayRangeQueryDto extends OffsetPageQueryDto {
   @ApiPropertyOptional({
     pattern: '^[0-9a-fA-F]{24}$',
-    description: 'Only this vendor',
-    example: '6740b9f1c2a4e15b3c9d0a21',
+    minLength: 24,
+    maxLength: 24,
+    description: 'Only this vendor: its `_id`, 24 hexadecimal characters',
   })
   @IsOptional()
   @IsMongoId()

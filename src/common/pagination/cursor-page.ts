@@ -10,10 +10,11 @@ export const V2_DEFAULT_PAGE = 20;
 /** Relay-style cursor input (spec §2.11, DESIGN §5). */
 export class CursorPageQueryDto {
   @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
     minimum: 1,
     maximum: V2_MAX_PAGE,
-    description: 'Page size going forwards (default 20). Not with `last`.',
-    example: 20,
+    description: `Page size going forwards (1–${V2_MAX_PAGE}; 20 when neither first nor last is sent). Not with \`last\`.`,
   })
   @IsOptional()
   @Type(() => Number)
@@ -22,17 +23,21 @@ export class CursorPageQueryDto {
   @Max(V2_MAX_PAGE)
   first?: number;
 
-  @ApiPropertyOptional({ description: 'Cursor (an `endCursor`) to continue after. Not with `before`.' })
+  @ApiPropertyOptional({
+    description: 'Cursor (the `endCursor` of a page) to continue after. Not with `before`.',
+    maxLength: 512,
+  })
   @IsOptional()
   @IsString()
   @MaxLength(512)
   after?: string;
 
   @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
     minimum: 1,
     maximum: V2_MAX_PAGE,
-    description: 'Page size going backwards. Not with `first`.',
-    example: 20,
+    description: `Page size going backwards (1–${V2_MAX_PAGE}). Not with \`first\`.`,
   })
   @IsOptional()
   @Type(() => Number)
@@ -41,7 +46,10 @@ export class CursorPageQueryDto {
   @Max(V2_MAX_PAGE)
   last?: number;
 
-  @ApiPropertyOptional({ description: 'Cursor (a `startCursor`) to go back from. Not with `after`.' })
+  @ApiPropertyOptional({
+    description: 'Cursor (the `startCursor` of a page) to go back from. Not with `after`.',
+    maxLength: 512,
+  })
   @IsOptional()
   @IsString()
   @MaxLength(512)

@@ -4,10 +4,19 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
 export const V1_MAX_LIMIT = 250;
 export const V1_DEFAULT_LIMIT = 100;
+/** The int32 bound: an offset past every list (422 beyond), so generated clients can use 32-bit integers. */
+export const V1_MAX_OFFSET = 2_147_483_647;
 
 /** v1 list paging (DESIGN §5): limit 1–250 (default 100), offset ≥ 0 (default 0). */
 export class OffsetPageQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: V1_MAX_LIMIT, default: V1_DEFAULT_LIMIT, example: 100 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: V1_MAX_LIMIT,
+    default: V1_DEFAULT_LIMIT,
+    description: `Page size (1–${V1_MAX_LIMIT}, default ${V1_DEFAULT_LIMIT})`,
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -15,11 +24,19 @@ export class OffsetPageQueryDto {
   @Max(V1_MAX_LIMIT)
   limit: number = V1_DEFAULT_LIMIT;
 
-  @ApiPropertyOptional({ minimum: 0, default: 0, example: 0 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    format: 'int32',
+    minimum: 0,
+    maximum: V1_MAX_OFFSET,
+    default: 0,
+    description: 'Items to skip (default 0); `nextOffset` of the previous page',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  @Max(V1_MAX_OFFSET)
   offset: number = 0;
 }
 

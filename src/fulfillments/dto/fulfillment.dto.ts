@@ -44,7 +44,8 @@ export class CreateFulfillmentDto {
   trackingUrl!: string;
 
   @ApiProperty({
-    type: [String],
+    type: 'array',
+    items: { type: 'string', maxLength: 64 },
     minItems: 1,
     maxItems: MAX_LINE_ITEMS_PER_FULFILLMENT,
     description: 'Calculated line item ids (`_id`); each gets its own result entry',
@@ -54,6 +55,7 @@ export class CreateFulfillmentDto {
   @ArrayNotEmpty()
   @ArrayMaxSize(MAX_LINE_ITEMS_PER_FULFILLMENT)
   @IsString({ each: true })
+  @MaxLength(64, { each: true })
   lineItemsToFulfill!: string[];
 }
 
@@ -72,7 +74,7 @@ export class FulfillmentResultsDto {
 }
 
 export class FulfillmentListQueryDto extends VendorDayRangeQueryDto {
-  @ApiPropertyOptional({ enum: FULFILLMENT_FILTERS, example: 'fulfilled' })
+  @ApiPropertyOptional({ enum: FULFILLMENT_FILTERS, description: 'Fulfillment status of the line' })
   @IsOptional()
   @IsIn(FULFILLMENT_FILTERS)
   fulfillment?: FulfillmentFilter;
@@ -82,7 +84,6 @@ export class FulfillmentListQueryDto extends VendorDayRangeQueryDto {
       'Shipment status from the store platform, e.g. in_transit, out_for_delivery, delivered, failure',
     minLength: 1,
     maxLength: 64,
-    example: 'in_transit',
   })
   @IsOptional()
   @IsString()

@@ -9,13 +9,12 @@ export class WebhookDeliveryListQueryDto extends OffsetPageQueryDto {
   @ApiPropertyOptional({
     enum: DELIVERY_STATES,
     description: 'Only deliveries in this state',
-    example: 'failed',
   })
   @IsOptional()
   @IsIn(DELIVERY_STATES)
   state?: DeliveryState;
 
-  @ApiPropertyOptional({ enum: SUPPORTED_TOPICS, description: 'Only this topic', example: 'orders/create' })
+  @ApiPropertyOptional({ enum: SUPPORTED_TOPICS, description: 'Only this topic' })
   @IsOptional()
   @IsIn(SUPPORTED_TOPICS)
   topic?: string;

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { PageInfoDto } from '../../common/pagination';
 import { LineItemDto } from '../../line-items/dto/line-item.dto';
@@ -7,7 +7,6 @@ export class OrderQueryDto {
   @ApiPropertyOptional({
     enum: ['true', 'false'],
     description: '`true` answers the calculated line items of the order instead of the raw order',
-    example: 'true',
   })
   @IsOptional()
   @IsIn(['true', 'false'])
@@ -91,6 +90,11 @@ export class OrderListItemDto {
 }
 
 export class OrdersPageDto {
+  @ApiProperty({
+    enum: ['shop'],
+    description: 'Which view this page is: the shop’s (every order, whole-order totals)',
+  })
+  view!: 'shop';
   @ApiProperty({ type: [OrderListItemDto] })
   orders!: OrderListItemDto[];
   @ApiProperty({ type: PageInfoDto })
@@ -100,6 +104,11 @@ export class OrdersPageDto {
 }
 
 export class VendorOrdersPageDto {
+  @ApiProperty({
+    enum: ['vendor'],
+    description: 'Which view this page is: one vendor’s (its orders, its lines’ totals)',
+  })
+  view!: 'vendor';
   @ApiProperty({
     type: [OrderListItemDto],
     description: "The vendor's orders; totals cover its own line items only",
@@ -111,11 +120,20 @@ export class VendorOrdersPageDto {
   totalCount!: number;
 }
 
-export class OrdersPageEnvelopeDto {
-  @ApiProperty({ enum: [true], example: true })
+/** `GET /v2/orders`: the shop's or the vendor's page, told apart by `data.view`. */
+@ApiExtraModels(OrdersPageDto, VendorOrdersPageDto)
+export class OrdersListEnvelopeDto {
+  @ApiProperty({ enum: [true] })
   success!: true;
-  @ApiProperty({ type: OrdersPageDto })
-  data!: OrdersPageDto;
+  @ApiProperty({
+    oneOf: [{ $ref: getSchemaPath(OrdersPageDto) }, { $ref: getSchemaPath(VendorOrdersPageDto) }],
+    discriminator: {
+      propertyName: 'view',
+      mapping: { shop: getSchemaPath(OrdersPageDto), vendor: getSchemaPath(VendorOrdersPageDto) },
+    },
+    description: 'A shop token gets the shop’s view (`view: shop`), a vendor token its own (`view: vendor`)',
+  })
+  data!: OrdersPageDto | VendorOrdersPageDto;
 }
 
 export class VendorOrdersPageEnvelopeDto {
@@ -126,6 +144,8 @@ export class VendorOrdersPageEnvelopeDto {
 }
 
 export class RawOrderResponseDto {
+  @ApiProperty({ enum: ['order'], description: 'Which answer this is: the raw order (no `lineItems=true`)' })
+  view!: 'order';
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
@@ -147,6 +167,11 @@ export class RawOrderResponseDto {
 }
 
 export class OrderLineItemsResponseDto {
+  @ApiProperty({
+    enum: ['lineItems'],
+    description: 'Which answer this is: the calculated line items (`lineItems=true`)',
+  })
+  view!: 'lineItems';
   @ApiProperty({ type: [LineItemDto], description: 'The calculated line items of the order' })
   orders!: LineItemDto[];
 }

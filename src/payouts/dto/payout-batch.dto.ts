@@ -7,6 +7,8 @@ import { BATCH_STATUSES, type BatchStatus } from '../payout-batch.schema';
 export class CreatePayoutBatchesDto {
   @ApiPropertyOptional({
     pattern: '^[0-9a-fA-F]{24}$',
+    minLength: 24,
+    maxLength: 24,
     description:
       'Pay only this vendor; omitted: every vendor with something payable up to `until`, and every vendor ' +
       'already batched for that period (answered with its existing batch)',
@@ -20,6 +22,7 @@ export class CreatePayoutBatchesDto {
     type: String,
     format: 'date',
     pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+    maxLength: 10,
     description:
       'Period end, a UTC calendar day not in the future: pays line items of paid orders dated up to ' +
       '23:59:59.999Z of that day and UNPAID adjustments whose customItemDate is on or before it',
@@ -30,12 +33,17 @@ export class CreatePayoutBatchesDto {
 }
 
 export class PayoutBatchListQueryDto extends OffsetPageQueryDto {
-  @ApiPropertyOptional({ pattern: '^[0-9a-fA-F]{24}$', example: '6740b9f1c2a4e15b3c9d0a21' })
+  @ApiPropertyOptional({
+    description: 'Only this vendor: its `_id`',
+    pattern: '^[0-9a-fA-F]{24}$',
+    minLength: 24,
+    maxLength: 24,
+  })
   @IsOptional()
   @IsMongoId()
   vendorId?: string;
 
-  @ApiPropertyOptional({ enum: BATCH_STATUSES, example: 'completed' })
+  @ApiPropertyOptional({ enum: BATCH_STATUSES, description: 'Only batches in this status' })
   @IsOptional()
   @IsIn(BATCH_STATUSES)
   status?: BatchStatus;

@@ -10,7 +10,6 @@ export class PayoutListQueryDto extends VendorDayRangeQueryDto {
   @ApiPropertyOptional({
     enum: PAYOUT_STATUSES,
     description: '`paid`: balance 0; `partial`: some paid, some outstanding; `unpaid`: nothing paid',
-    example: 'unpaid',
   })
   @IsOptional()
   @IsIn(PAYOUT_STATUSES)
@@ -19,7 +18,6 @@ export class PayoutListQueryDto extends VendorDayRangeQueryDto {
   @ApiPropertyOptional({
     enum: FULFILLMENT_FILTERS,
     description: 'Fulfillment status of the line',
-    example: 'fulfilled',
   })
   @IsOptional()
   @IsIn(FULFILLMENT_FILTERS)

@@ -4,8 +4,10 @@ import { OffsetPageQueryDto } from '../../common/pagination';
 
 export class ProductsQueryDto extends OffsetPageQueryDto {
   @ApiPropertyOptional({
-    description: "Only this vendor's products (matched by vendor name)",
-    example: '6740b9f1c2a4e15b3c9d0a11',
+    description: "Only this vendor's products (matched by vendor name): its `_id`, 24 hexadecimal characters",
+    pattern: '^[0-9a-fA-F]{24}$',
+    minLength: 24,
+    maxLength: 24,
   })
   @IsOptional()
   @IsMongoId()

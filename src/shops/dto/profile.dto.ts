@@ -16,7 +16,8 @@ export class ShopProfileDto {
 
 export class UpdateShopProfileDto {
   @ApiProperty({
-    type: [String],
+    type: 'array',
+    items: { type: 'string', minLength: 1, maxLength: PROFILE_FIELD_NAME_MAX },
     description: `Field names: non-empty (trimmed), unique, at most ${PROFILE_FIELDS_MAX}. Replaces the list.`,
     maxItems: PROFILE_FIELDS_MAX,
     example: ['companyName', 'taxId', 'phone', 'website', 'description'],

@@ -23,6 +23,7 @@ const trimLower = ({ value }: { value: unknown }) =>
 export class CreateUserDto {
   @ApiProperty({
     description: 'A vendor of this shop (another shop’s or an unknown vendor → 422)',
+    maxLength: 64,
     example: '6740c1a2e4b0f15b3c9d0a21',
   })
   @IsString()
@@ -101,7 +102,12 @@ export class PatchUserDto {
 }
 
 export class UserListQueryDto extends CursorPageQueryDto {
-  @ApiPropertyOptional({ description: 'Only the users of this vendor', example: '6740c1a2e4b0f15b3c9d0a21' })
+  @ApiPropertyOptional({
+    description: 'Only the users of this vendor: its `_id`, 24 hexadecimal characters',
+    pattern: '^[0-9a-fA-F]{24}$',
+    minLength: 24,
+    maxLength: 24,
+  })
   @IsOptional()
   @IsMongoId()
   vendorId?: string;

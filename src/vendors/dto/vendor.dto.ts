@@ -141,6 +141,7 @@ export const ADDRESS_FIELDS = ['address1', 'address2', 'city', 'state', 'postalC
 export class ProfileEntryDto {
   @ApiProperty({
     description: "One of the shop's profile field names (GET /v1/shop/profile)",
+    maxLength: 100,
     example: 'taxId',
   })
   @IsString()
@@ -150,7 +151,7 @@ export class ProfileEntryDto {
 
   @ApiProperty({
     description: 'A string, number or boolean; never an object',
-    oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }],
+    oneOf: [{ type: 'string', maxLength: PROFILE_STRING_MAX }, { type: 'number' }, { type: 'boolean' }],
     example: 'GB123456789',
   })
   @IsProfileValue()
@@ -175,7 +176,8 @@ export class PatchVendorDto extends UpdateVendorDto {
 
   @ApiPropertyOptional({
     type: [ProfileEntryDto],
-    description: 'Profile entries to set; other entries keep their values',
+    maxItems: PROFILE_ENTRIES_MAX,
+    description: `Profile entries to set (at most ${PROFILE_ENTRIES_MAX}); other entries keep their values`,
   })
   @IfPresent()
   @IsArray()
@@ -189,7 +191,6 @@ export class VendorReadQueryDto {
   @ApiPropertyOptional({
     enum: ['true', 'false'],
     description: "`true` adds the vendor's portal users (never their passwords) to the record",
-    example: 'true',
   })
   @IsOptional()
   @IsIn(['true', 'false'])
@@ -201,7 +202,6 @@ export class VendorV1ListQueryDto extends OffsetPageQueryDto {
   @ApiPropertyOptional({
     enum: ['true', 'false'],
     description: "`true` adds each vendor's portal users (never their passwords)",
-    example: 'true',
   })
   @IsOptional()
   @IsIn(['true', 'false'])
@@ -210,7 +210,6 @@ export class VendorV1ListQueryDto extends OffsetPageQueryDto {
   @ApiPropertyOptional({
     enum: ['true', 'false'],
     description: 'Only active (`true`) or only deactivated (`false`) vendors; both when absent',
-    example: 'true',
   })
   @IsOptional()
   @IsIn(['true', 'false'])
@@ -220,8 +219,7 @@ export class VendorV1ListQueryDto extends OffsetPageQueryDto {
 export class VendorListQueryDto extends CursorPageQueryDto {
   @ApiPropertyOptional({
     enum: ['true', 'false'],
-    description: 'Only active (true) or inactive (false) vendors',
-    example: 'true',
+    description: 'Only active (true) or inactive (false) vendors; unset: both',
   })
   @IsOptional()
   @IsIn(['true', 'false'])

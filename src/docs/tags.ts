@@ -1,0 +1,103 @@
+import type { TagObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+
+/**
+ * Every tag an operation may carry, in the order a new shop works through the API: sign in, set
+ * the shop up, add vendors and their users and commissions, then the store data that arrives and
+ * what is done with it, down to payouts; operations last. Swagger UI and Redoc list tags in this
+ * order. A tag missing here fails the document build (src/docs/swagger.ts).
+ */
+export const TAGS: TagObject[] = [
+  {
+    name: 'Authentication',
+    description:
+      'Exchange a credential for a token, and renew tokens. v1: shop API key + domain → shop token (24 h). ' +
+      'V2: merchant key (`mk_live_…`) → merchant token (14 days); vendor portal user → vendor token (24 h). ' +
+      'Every token travels in the `x-access-token` header, without a `Bearer` prefix.',
+  },
+  {
+    name: 'Shop',
+    description:
+      'The shop’s own settings (tax on commissions, TCS, global deductions, what is paid to vendors) ' +
+      'and the vendor profile fields it collects.',
+  },
+  {
+    name: 'Merchant keys',
+    description:
+      'Keys for the V2 API, managed with a shop token: create (the key is shown once), list, rotate ' +
+      '(the old key keeps working for 24 h) and revoke (its tokens are refused at once).',
+  },
+  {
+    name: 'Vendors',
+    description:
+      'The sellers of the marketplace, with their commission (percentage or flat), address and profile. ' +
+      'A line item belongs to the vendor whose name equals its `vendor` field.',
+  },
+  {
+    name: 'Users',
+    description:
+      'Vendor portal users: they sign in at `POST /v2/vendor/authenticate` and see their own orders.',
+  },
+  {
+    name: 'Commissions',
+    description:
+      'Per-SKU commission and cost-of-goods records (they override the vendor’s commission), and the ' +
+      'commission of every vendor.',
+  },
+  {
+    name: 'Products',
+    description: 'Products as the store platform sent them (webhooks), with their vendor.',
+  },
+  {
+    name: 'Orders',
+    description:
+      'Orders as the store platform sent them, their calculated line items, and (V2) order lists with ' +
+      'totals per order or per vendor.',
+  },
+  {
+    name: 'Line items',
+    description:
+      'Write a calculated figure of a line item by hand, or recalculate line items (by SKU) with the ' +
+      'current settings, vendor and SKU records.',
+  },
+  {
+    name: 'Fulfillments',
+    description:
+      'Fulfil line items with tracking (recorded locally or sent to the store platform) and list them; ' +
+      'the store platform connection of the shop.',
+  },
+  {
+    name: 'Payouts',
+    description:
+      'What each vendor is owed line by line, and payout batches: everything payable up to a cut-off ' +
+      'date, marked paid by one idempotent, resumable run.',
+  },
+  {
+    name: 'Payout adjustments',
+    description:
+      'Manual credits and debits for a vendor, paid in the first payout batch whose cut-off is on or ' +
+      'after their date; PAID adjustments cannot be changed.',
+  },
+  {
+    name: 'Webhooks',
+    description:
+      'The store platform’s (Shopify-format) webhooks, authenticated by their HMAC signature, and the ' +
+      'inbox of deliveries: list, inspect and retry failed ones.',
+  },
+  {
+    name: 'Audit events',
+    description: 'Who changed what and when: one event per credentialed write.',
+  },
+  {
+    name: 'Operations',
+    description:
+      'Background jobs started by a request (recalculations) and the service’s liveness and readiness.',
+  },
+];
+
+/** The tags `used` by a document's operations, in workflow order; throws on a tag not listed above. */
+export function orderedTags(used: Set<string>): TagObject[] {
+  const unknown = [...used].filter((name) => !TAGS.some((t) => t.name === name));
+  if (unknown.length)
+    throw new Error(`OpenAPI tags without a description in src/docs/tags.ts: ${unknown.join(', ')}`);
+  return TAGS.filter((t) => used.has(t.name));
+}
