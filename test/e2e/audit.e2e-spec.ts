@@ -34,7 +34,7 @@ describe('audit trail (e2e)', () => {
   let adjustmentId: string;
   let requestId: string;
 
-  const send = (method: string, path: string, body: unknown, token: string, rid = randomUUID()) =>
+  const send = (method: string, path: string, body: unknown, token: string, rid: string = randomUUID()) =>
     t.api.request(method, path, body, { token, headers: { 'x-request-id': rid } });
   const events = async (query = '', s: TestShop = shop): Promise<any[]> => {
     const res = await t.api.get(`/v1/audit-events?limit=250${query}`, { token: s.token });
