@@ -24,7 +24,8 @@ export function generationOf(url: string): ApiGeneration {
   return path === '/v2' || V2_PREFIXES.some((p) => path.startsWith(p)) ? 'v2' : 'v1';
 }
 
-const CODE_BY_STATUS: Record<number, ErrorCode> = {
+/** The V2 code of an HTTP status (anything else a client caused is BAD_REQUEST); the documents' examples use it too. */
+export const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',
@@ -34,6 +35,8 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'VALIDATION_ERROR',
   429: 'RATE_LIMITED',
+  500: 'INTERNAL_SERVER_ERROR',
+  503: 'SERVICE_UNAVAILABLE',
 };
 
 const FASTIFY_MESSAGES: Record<string, string> = {

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { ErrorCode } from '../errors/domain-errors';
+import { CODE_BY_STATUS } from '../errors/error-response';
 
 export const ERROR_CODES: ErrorCode[] = [
   'VALIDATION_ERROR',
@@ -17,21 +18,6 @@ export const ERROR_CODES: ErrorCode[] = [
   'SERVICE_UNAVAILABLE',
   'INTERNAL_SERVER_ERROR',
 ];
-
-/** The V2 code the exception filter gives a status (error-response.ts), for examples. */
-const CODE_BY_STATUS: Record<number, ErrorCode> = {
-  400: 'BAD_REQUEST',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  422: 'VALIDATION_ERROR',
-  429: 'RATE_LIMITED',
-  500: 'INTERNAL_SERVER_ERROR',
-  503: 'SERVICE_UNAVAILABLE',
-};
 
 const EXAMPLE_ERROR_ID = '2f1c4b1e-7d7a-4c55-9d1e-2b8b5f0f6c11';
 
