@@ -8,10 +8,9 @@
 //
 // In `npm run bench` it runs against the built server. Standalone, against a server you started:
 //   BENCH_PORT=4104 BENCH_SERVER_PID=<pid> BENCH_CLI_TS=1 MONGODB_URI=… QUEUE_PREFIX=… node scripts/bench/dataflow.bench.js
-const { createHmac, randomUUID } = require('node:crypto');
 const { execFileSync } = require('node:child_process');
 const harness = require('./harness');
-const { pool, drained } = require('./shopify');
+const { drained, pool, sendWebhook, shopifyOrder } = require('./shopify');
 
 const N = Number(process.env.BENCH_ORDERS || 100000);
 const HOT = Math.min(Number(process.env.BENCH_HOT_LINES || 10000), N);
@@ -51,38 +50,7 @@ function order(i, base, hotEvery) {
     ['GLX-BUDS', 'Globex Gadgets', '59.00'],
     ['INI-MUG', 'Initech Home', '14.50'],
   ];
-  return {
-    id,
-    name: `#${100000 + i}`,
-    order_number: 100000 + i,
-    created_at: created,
-    updated_at: created,
-    financial_status: i % 4 ? 'paid' : 'pending',
-    currency: 'USD',
-    customer: { id: id + 1, email: `c${i}@example.com`, first_name: 'Bench', last_name: String(i) },
-    shipping_address: {
-      first_name: 'Bench',
-      last_name: String(i),
-      address1: '1 Main St',
-      city: 'Springfield',
-      country: 'US',
-    },
-    shipping_lines: [{ price: '6.90' }],
-    line_items: skus.map(([sku, vendor, price], j) => ({
-      id: id * 10 + j,
-      title: sku,
-      name: sku,
-      sku,
-      vendor,
-      product_id: 1000 + j,
-      variant_id: 2000 + j,
-      quantity: 1 + ((i + j) % 3),
-      price,
-      discount_allocations: (i + j) % 5 === 0 ? [{ amount: '2.00' }] : [],
-      tax_lines: [{ price: '1.20' }],
-      fulfillment_status: null,
-    })),
-  };
+  return shopifyOrder(id, i, created, skus);
 }
 
 module.exports = async function dataflow(server) {
@@ -102,13 +70,7 @@ module.exports = async function dataflow(server) {
     Array.from({ length: N }, (_, i) => i),
     SEND_CONCURRENCY,
     async (i) => {
-      const raw = JSON.stringify(order(i, base, hotEvery));
-      await http('POST', '/webhooks/shopify', raw, {
-        'x-shopify-topic': 'orders/create',
-        'x-shopify-shop-domain': shop.shopDomain,
-        'x-shopify-webhook-id': randomUUID(),
-        'x-shopify-hmac-sha256': createHmac('sha256', shop.webhookSecret).update(raw).digest('base64'),
-      });
+      await sendWebhook(shop, 'orders/create', order(i, base, hotEvery));
     },
   );
   const accepted = Date.now() - t0;
