@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { EndDayParam, StartDayParam } from '../../common/dates/day-range';
+import { OBJECT_ID_PATTERN } from '../../common/http/params';
 import { CursorPageQueryDto, OffsetPageQueryDto, PageInfoDto } from '../../common/pagination';
 import {
   AUDIT_ACTIONS,
@@ -12,55 +13,31 @@ import {
   type AuditResourceType,
 } from '../audit-actions';
 
-const ID_RE = /^[0-9a-fA-F]{24}$/;
+const ID_RE = new RegExp(OBJECT_ID_PATTERN);
+
+/** An optional filter on one of a fixed set of values. */
+const enumFilter = (values: readonly string[], description: string) => () =>
+  applyDecorators(ApiPropertyOptional({ enum: values, description }), IsOptional(), IsIn(values));
+
+/** An optional filter on a record id (24 hexadecimal characters). */
+const idFilter = (name: string, description: string) => () =>
+  applyDecorators(
+    ApiPropertyOptional({ pattern: OBJECT_ID_PATTERN, minLength: 24, maxLength: 24, description }),
+    IsOptional(),
+    IsString(),
+    Matches(ID_RE, { message: `${name} must be a 24-character hex id` }),
+  );
 
 /** The filters both lists share (every combination is allowed), one decorator per parameter. */
 const Filter = {
-  resourceType: () =>
-    applyDecorators(
-      ApiPropertyOptional({
-        enum: AUDIT_RESOURCE_TYPES,
-        description: 'Only events on this kind of resource',
-      }),
-      IsOptional(),
-      IsIn(AUDIT_RESOURCE_TYPES),
-    ),
-  resourceId: () =>
-    applyDecorators(
-      ApiPropertyOptional({
-        pattern: ID_RE.source,
-        minLength: 24,
-        maxLength: 24,
-        description: 'Only events on this resource (its id)',
-      }),
-      IsOptional(),
-      IsString(),
-      Matches(ID_RE, { message: 'resourceId must be a 24-character hex id' }),
-    ),
-  actorKind: () =>
-    applyDecorators(
-      ApiPropertyOptional({ enum: AUDIT_ACTOR_KINDS, description: 'Only events by this kind of credential' }),
-      IsOptional(),
-      IsIn(AUDIT_ACTOR_KINDS),
-    ),
-  actorId: () =>
-    applyDecorators(
-      ApiPropertyOptional({
-        pattern: ID_RE.source,
-        minLength: 24,
-        maxLength: 24,
-        description: 'Only events by this actor: a shop id (shop token), merchant key id or portal user id',
-      }),
-      IsOptional(),
-      IsString(),
-      Matches(ID_RE, { message: 'actorId must be a 24-character hex id' }),
-    ),
-  action: () =>
-    applyDecorators(
-      ApiPropertyOptional({ enum: AUDIT_ACTIONS, description: 'Only this action' }),
-      IsOptional(),
-      IsIn(AUDIT_ACTIONS),
-    ),
+  resourceType: enumFilter(AUDIT_RESOURCE_TYPES, 'Only events on this kind of resource'),
+  resourceId: idFilter('resourceId', 'Only events on this resource (its id)'),
+  actorKind: enumFilter(AUDIT_ACTOR_KINDS, 'Only events by this kind of credential'),
+  actorId: idFilter(
+    'actorId',
+    'Only events by this actor: a shop id (shop token), merchant key id or portal user id',
+  ),
+  action: enumFilter(AUDIT_ACTIONS, 'Only this action'),
   start: () => StartDayParam('Events on or after this UTC calendar day (inclusive from 00:00:00.000Z)'),
   end: () => EndDayParam('Events on or before this UTC calendar day (inclusive up to 23:59:59.999Z)'),
 };
