@@ -5,6 +5,8 @@
 # scripts/services.sh up and `nest build` done.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=lib/serve.sh
+source scripts/lib/serve.sh
 mkdir -p .data/reports
 
 if ! command -v chromium >/dev/null 2>&1; then
@@ -21,17 +23,8 @@ export HOST=127.0.0.1 LOG_LEVEL=warn LOG_FORMAT=json METRICS_PORT=0
 # The contract run just signed in thousands of times from this address within the same minute (the
 # counters live in Redis); the credentials' own limits stay as shipped.
 export RATE_LIMIT_SIGN_IN_PER_ADDRESS=10000000 RATE_LIMIT_SIGN_IN_PER_SHOP=10000000
-export BASE=http://127.0.0.1:$PORT
-node dist/main.js >.data/reports/browser-server.log 2>&1 &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do
-  curl -fs "$BASE/health" >/dev/null 2>&1 && break
-  kill -0 $SERVER 2>/dev/null || { cat .data/reports/browser-server.log; echo "[browser] server exited"; exit 1; }
-  sleep 0.2
-done
+serve_api browser
 
-json() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=process.argv[1].split(".").reduce((o,k)=>o[k],JSON.parse(s));console.log(v)})' "$1"; }
 post() { curl -fs -X POST "$BASE$1" -H 'content-type: application/json' ${3:+-H "x-access-token: $3"} -d "$2"; }
 
 DEMO=$(node dist/cli/main.js seed:demo --orders 12 2>/dev/null)

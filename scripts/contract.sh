@@ -4,6 +4,8 @@
 # does not match its documented schema. Expects scripts/services.sh up and `nest build` done.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=lib/serve.sh
+source scripts/lib/serve.sh
 
 SCHEMATHESIS_VERSION=4.32.5
 VENV=.data/venv
@@ -20,19 +22,8 @@ export PORT=${CONTRACT_PORT:-$((20000 + RANDOM % 20000))}
 export RATE_LIMIT_SHOP_PER_MINUTE=10000000 RATE_LIMIT_MERCHANT_PER_MINUTE=10000000 RATE_LIMIT_VENDOR_PER_MINUTE=10000000
 export RATE_LIMIT_SIGN_IN_PER_ADDRESS=10000000 RATE_LIMIT_SIGN_IN_PER_SHOP=10000000
 export HOST=127.0.0.1 LOG_LEVEL=${CONTRACT_LOG_LEVEL:-warn} LOG_FORMAT=json METRICS_PORT=${METRICS_PORT:-0}
-BASE=http://127.0.0.1:$PORT
-mkdir -p .data/reports
-node dist/main.js >.data/reports/contract-server.log 2>&1 &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true' EXIT
+serve_api contract
 
-for _ in $(seq 1 100); do
-  curl -fs "$BASE/health" >/dev/null 2>&1 && break
-  kill -0 $SERVER 2>/dev/null || { cat .data/reports/contract-server.log; echo "[contract] server exited"; exit 1; }
-  sleep 0.2
-done
-
-json() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=process.argv[1].split(".").reduce((o,k)=>o[k],JSON.parse(s));console.log(v)})' "$1"; }
 
 DOMAIN="contract-$RANDOM$RANDOM.myshopify.com"
 SHOP_JSON=$(node dist/cli/main.js shop:create --domain "$DOMAIN")
