@@ -63,8 +63,9 @@ export class V1ServerErrorDto {
 /** v1 409 of a vendor name taken in any letter case (spec: the body names the vendor). */
 export class V1VendorConflictDto extends V1ErrorDto {
   @ApiPropertyOptional({
+    // No maxLength: it echoes a stored name (up to the vendor DTOs' VENDOR_NAME_MAX, 255), and a
+    // response limit would only ever be a second copy of that rule.
     description: 'The vendor name that is taken (absent on other conflicts, e.g. an Idempotency-Key in use)',
-    maxLength: 200,
   })
   vendorName?: string;
 }
