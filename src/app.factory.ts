@@ -63,6 +63,9 @@ export function createAdapter(logger: PinoLogger): FastifyAdapter {
     // with the API's own 404 (find-my-way's default of 100 characters answers a bare 414 instead).
     routerOptions: { maxParamLength: 16_384 },
     forceCloseConnections: 'idle',
+    // The client address (sign-in limits, logs) is the socket's peer unless TRUST_PROXY names the
+    // proxies whose X-Forwarded-For to believe: never a header by default.
+    trustProxy: httpConfig().trustProxy,
   });
 }
 

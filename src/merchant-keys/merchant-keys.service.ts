@@ -21,6 +21,12 @@ import { MerchantKeysRepository } from './merchant-keys.repository';
 export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
 const KEY_RE = /^mk_live_([0-9a-f]{24})([0-9a-f]{8})_([A-Za-z0-9]{40})$/;
 
+/** The lookup id a raw merchant key names (the account its sign-in failures count for), or null. */
+export function merchantKeyLookupId(rawKey: unknown): string | null {
+  const m = typeof rawKey === 'string' ? KEY_RE.exec(rawKey) : null;
+  return m ? m[1] + m[2] : null;
+}
+
 @Injectable()
 export class MerchantKeysService {
   constructor(

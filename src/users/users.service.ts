@@ -28,6 +28,8 @@ import { UsersRepository } from './users.repository';
 export interface SignedInUser {
   userId: string;
   vendorId: string;
+  /** What the vendor token carries (`cv`). */
+  credentialVersion: number;
 }
 
 @Injectable()
@@ -201,20 +203,31 @@ export class UsersService {
     // Also repairs the user's copy of the vendor flag, should a (de)activation have been cut short.
     await this.users.update(scope, user._id, { lastLoggedIn: this.clock.now(), vendorActive });
     if (!vendorActive) return null;
-    return { userId: String(user._id), vendorId: String(user.vendorId) };
+    return {
+      userId: String(user._id),
+      vendorId: String(user.vendorId),
+      credentialVersion: user.credentialVersion ?? 0,
+    };
   }
 
   /**
-   * Every request with a vendor token: its user must still exist in the shop, belong to the token's
-   * vendor, be approved, and its vendor be active. One read by id.
+   * Every request with a vendor token (renewal included): its user must still exist in the shop,
+   * belong to the token's vendor, be approved, its vendor be active, and its credential version be
+   * the token's (no password or email change, un-approval or deactivation since). One read by id.
    */
-  async assertSessionActive(scope: ShopScope, userId: string, vendorId: string): Promise<void> {
+  async assertSessionActive(
+    scope: ShopScope,
+    userId: string,
+    vendorId: string,
+    credentialVersion: number,
+  ): Promise<void> {
     const state = await this.users.sessionState(scope, userId);
     if (
       !state ||
       String(state.vendorId) !== vendorId ||
       state.approved === false ||
-      state.vendorActive === false
+      state.vendorActive === false ||
+      (state.credentialVersion ?? 0) !== credentialVersion
     ) {
       throw new UnauthorizedError('This vendor token is no longer valid; sign in again');
     }
@@ -249,9 +262,11 @@ export class UsersService {
       // A new password is recorded as a fact, never as a value.
       set.passwordHash !== undefined ? { after: { passwordChanged: true } } : undefined,
     );
+    // A new password or email, or un-approval, ends every session the user had.
+    const endSessions = set.passwordHash !== undefined || set.email !== undefined || set.approved === false;
     let updated: UserRecord | null;
     try {
-      updated = await this.users.update(scope, current._id, set, stamp, event);
+      updated = await this.users.update(scope, current._id, set, stamp, event, endSessions);
     } catch (err) {
       throw emailTaken(err, dto.email ?? current.email);
     }
