@@ -54,8 +54,12 @@ export class UsersRepository extends TenantRepository<User> {
     return this.model.findOne(this.scoped(scope, { email })).select('+passwordHash').lean<User>().exec();
   }
 
-  listAll(scope: ShopScope): Promise<UserRecord[]> {
-    return this.model.find(this.scoped(scope)).sort({ createdAt: -1, _id: -1 }).lean<UserRecord[]>().exec();
+  /** A v1 page of the shop's users, newest first (index shopId, createdAt, _id). */
+  listPage(
+    scope: ShopScope,
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; items: UserRecord[] }> {
+    return this.offsetPage<UserRecord>(scope, {}, { createdAt: -1, _id: -1 }, page);
   }
 
   listByVendor(scope: ShopScope, vendorId: Types.ObjectId): Promise<UserRecord[]> {

@@ -3,7 +3,7 @@ import { Types } from 'mongoose';
 import { AuditTrail } from '../audit/audit-trail.service';
 import { Clock } from '../common/clock/clock';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../common/errors';
-import { readCursorPage } from '../common/pagination';
+import { nextOffset, readCursorPage } from '../common/pagination';
 import { ShopScope, toObjectId } from '../common/tenancy';
 import { authConfig, AuthConfig } from '../config/configuration';
 import { vendorInvitation } from '../mail/invitation';
@@ -106,13 +106,18 @@ export class UsersService {
     return this.withVendorName(scope, user);
   }
 
-  async list(scope: ShopScope): Promise<UserListDto> {
-    const users = await this.users.listAll(scope);
+  /** v1 list, one page at a time (limit 1–250, default 100): a shop's users are not bounded. */
+  async list(scope: ShopScope, page: { offset: number; limit: number }): Promise<UserListDto> {
+    const { total, items } = await this.users.listPage(scope, page);
     const names = await this.vendors.vendorNames(
       scope,
-      users.map((u) => u.vendorId),
+      items.map((u) => u.vendorId),
     );
-    return { users: users.map((u) => toUserListItem(u, names.get(String(u.vendorId)) ?? null)) };
+    return {
+      total,
+      nextOffset: nextOffset(page, total),
+      users: items.map((u) => toUserListItem(u, names.get(String(u.vendorId)) ?? null)),
+    };
   }
 
   async page(scope: ShopScope, query: UserListQueryDto): Promise<UsersPageDto> {
