@@ -172,6 +172,26 @@ describe('security: sign-in limits without lockouts (e2e)', () => {
     expect(owner.status).toBe(200);
   });
 
+  it('every address of one IPv6 /64 is one client (injected peers: the machine may lack IPv6)', async () => {
+    const s = await createShop(t, 'sec-ipv6');
+    const fastify = t.app.getHttpAdapter().getInstance();
+    const from = (remoteAddress: string, apiKey: string) =>
+      fastify.inject({
+        method: 'POST',
+        url: '/v1/authenticate',
+        remoteAddress,
+        payload: { apiKey, shopDomain: s.shopDomain },
+      });
+    // five different addresses of 2001:db8:1:2::/64, one failure each
+    for (const host of ['a', 'b', 'c', 'd', 'e'])
+      expect((await from(`2001:db8:1:2::${host}`, 'shpk_wrong')).statusCode).toBe(401);
+    const sixth = await from('2001:db8:1:2:ffff:ffff:ffff:ffff', 'shpk_wrong');
+    expect(sixth.statusCode).toBe(429);
+    expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(14 * 60);
+    // the next /64 is another client, and the owner there gets in
+    expect((await from('2001:db8:1:3::1', s.apiKey)).statusCode).toBe(200);
+  });
+
   it('malformed bodies count for the address only, never for an account', async () => {
     const s = await createShop(t, 'sec-junk');
     const junk = fromAddress(t.url, loopback(50));
