@@ -19,7 +19,7 @@ export class AuthV1Controller {
   })
   @ApiOkResponse({ type: ShopTokenDto })
   @ApiV1Errors(400, { status: 401, message: 'Invalid API key or shop domain' }, 422)
-  @SignInLimited('v1')
+  @SignInLimited('v1', ' (the account: this shop domain)')
   authenticate(@Body() body: AuthenticateV1Dto, @Ip() ip: string): Promise<ShopTokenDto> {
     return this.auth.authenticateShop(body.apiKey, body.shopDomain, ip);
   }

@@ -23,7 +23,7 @@ export class AuthV2Controller {
   @ApiOperation({ summary: 'Exchange a merchant API key (mk_live_…) for a merchant token (14 days)' })
   @ApiOkResponse({ type: V2TokenEnvelopeDto })
   @ApiV2Errors(400, { status: 401, message: 'Invalid merchant API key' }, 422)
-  @SignInLimited('v2')
+  @SignInLimited('v2', " (the account: the merchant key's lookup id)")
   async authenticate(
     @Body() body: AuthenticateMerchantDto,
     @Ip() ip: string,
