@@ -129,6 +129,8 @@ export class AuditEventDto {
     nullable: true,
     description:
       'The `x-request-id` the caller sent with that request, if any (1–128 of A–Z a–z 0–9 . _ : -), kept apart from ours',
+    pattern: '^[A-Za-z0-9._:-]{1,128}$',
+    maxLength: 128,
     example: 'checkout-7f3a',
   })
   clientRequestId!: string | null;
