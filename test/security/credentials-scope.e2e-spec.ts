@@ -72,7 +72,9 @@ describe('security: per-credential scope and bounds (e2e)', () => {
       expect(second.body.nextOffset).toBe(4);
       expect(last.body).toMatchObject({ total: 5, nextOffset: null });
       expect(last.body.users).toHaveLength(1);
-      const seen = [...first.body.users, ...second.body.users, ...last.body.users].map((u: any) => u.email);
+      const seen = [...first.body.users, ...second.body.users, ...last.body.users].map(
+        (u: { email: string }) => u.email,
+      );
       // newest first, each user once, none of the other shop's
       expect(seen).toEqual([...emails].reverse());
       const all = await t.api.get('/v1/users', { token: shop.token });
