@@ -19,6 +19,13 @@ export type SignInAccount = string;
 
 const REDIS_TIMEOUT_MS = 500;
 
+/** The Redis keys of one attempt: this address's failures for the account, the account's hourly counts. */
+interface AttemptKeys {
+  pair: string;
+  accountNow: string;
+  accountBefore: string;
+}
+
 /**
  * Failed sign-ins per account + client address (IPv6 by /64), a sliding log in a Redis sorted set
  * scored with the injectable clock (tests move time), plus a per-account count of failures from
@@ -74,7 +81,7 @@ export class SignInLimiter {
     return result;
   }
 
-  private keys(account: string, bucket: string) {
+  private keys(account: string, bucket: string): AttemptKeys {
     const now = this.clock.now().getTime();
     const window = Math.floor(now / this.policy.accountWindowMs);
     const acct = `${this.prefix}:account:${sha256Hex(account)}`;
@@ -85,7 +92,7 @@ export class SignInLimiter {
     };
   }
 
-  private async waitMs(keys: ReturnType<SignInLimiter['keys']>): Promise<number> {
+  private async waitMs(keys: AttemptKeys): Promise<number> {
     const now = this.clock.now().getTime();
     const results = await this.redis
       .multi()
@@ -103,7 +110,7 @@ export class SignInLimiter {
     return signInWaitMs(scores, now, this.policy, underAttack);
   }
 
-  private async recordFailure(keys: ReturnType<SignInLimiter['keys']>): Promise<void> {
+  private async recordFailure(keys: AttemptKeys): Promise<void> {
     const now = this.clock.now().getTime();
     await this.redis
       .multi()
