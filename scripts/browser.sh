@@ -22,7 +22,8 @@ export PORT=${BROWSER_PORT:-$((20000 + RANDOM % 20000))}
 export HOST=127.0.0.1 LOG_LEVEL=warn LOG_FORMAT=json METRICS_PORT=0
 # The contract run just signed in thousands of times from this address within the same minute (the
 # counters live in Redis); the credentials' own limits stay as shipped.
-export RATE_LIMIT_SIGN_IN_PER_ADDRESS=10000000 RATE_LIMIT_SIGN_IN_PER_SHOP=10000000
+export RATE_LIMIT_SIGN_IN_PER_ADDRESS=10000000 SIGN_IN_FAILURES_PER_ADDRESS=10000000 \
+  SIGN_IN_FAILURES_PER_ADDRESS_PER_DAY=10000000 SIGN_IN_FAILURES_PER_ACCOUNT_PER_HOUR=10000000
 serve_api browser
 
 post() { curl -fs -X POST "$BASE$1" -H 'content-type: application/json' ${3:+-H "x-access-token: $3"} -d "$2"; }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
 import { OperationContexts } from './common/context/operation-context';
 import { AllExceptionsFilter } from './common/errors';
@@ -48,21 +49,45 @@ export function corsOptions(origins: string[]): Parameters<NestFastifyApplicatio
   };
 }
 
-/** Fastify with our body limit, request ids (honouring a sane `x-request-id`) and the process logger. */
+type RawHeaders = { headers: Record<string, string | string[] | undefined> };
+
+/** The caller's own `x-request-id`, when sane: kept beside ours (logs, audit), never taken as ours. */
+export function clientRequestIdOf(req: RawHeaders): string | undefined {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : undefined;
+}
+
+/** Each request's logger: `reqId` (ours) and, when the caller sent one, its `clientRequestId`. */
+function childLoggerFactory(
+  parent: FastifyBaseLogger,
+  bindings: Record<string, unknown>,
+  opts: object,
+  raw: RawHeaders,
+): FastifyBaseLogger {
+  const clientRequestId = clientRequestIdOf(raw);
+  return parent.child(clientRequestId ? { ...bindings, clientRequestId } : bindings, opts);
+}
+
+/**
+ * Fastify with our body limit, request ids and the process logger. The request id is always ours
+ * (a caller could otherwise pass another request's id into our logs and audit trail); a sane
+ * incoming `x-request-id` is logged as `clientRequestId` and recorded beside ours in the audit trail.
+ */
 export function createAdapter(logger: PinoLogger): FastifyAdapter {
   return new FastifyAdapter({
     loggerInstance: logger,
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
-    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
-    },
+    genReqId: () => randomUUID(),
+    childLoggerFactory,
     return503OnClosing: true,
     // Route parameters of any length Node accepts reach the handlers, which answer an overlong id
     // with the API's own 404 (find-my-way's default of 100 characters answers a bare 414 instead).
     routerOptions: { maxParamLength: 16_384 },
     forceCloseConnections: 'idle',
+    // The client address (sign-in limits, logs) is the socket's peer unless TRUST_PROXY names the
+    // proxies whose X-Forwarded-For to believe: never a header by default.
+    trustProxy: httpConfig().trustProxy,
   });
 }
 
@@ -79,7 +104,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   // Everything from validation on (guards, handler, the database calls they make) runs in the
   // request's operation context; the body is parsed by then.
   fastify.addHook('preValidation', (req, _reply, done) => {
-    OperationContexts.run({ id: req.id, kind: 'http' }, done);
+    OperationContexts.run({ id: req.id, kind: 'http', clientRequestId: clientRequestIdOf(req) }, done);
   });
   app.get(MetricsService, { strict: false }).instrument(fastify);
   installDepthGuard(fastify);

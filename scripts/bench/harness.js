@@ -20,7 +20,9 @@ const UNLIMITED = Object.fromEntries(
     .map((k) => [`RATE_LIMIT_${k}_PER_MINUTE`, '10000000'])
     .concat([
       ['RATE_LIMIT_SIGN_IN_PER_ADDRESS', '10000000'],
-      ['RATE_LIMIT_SIGN_IN_PER_SHOP', '10000000'],
+      ['SIGN_IN_FAILURES_PER_ADDRESS', '10000000'],
+      ['SIGN_IN_FAILURES_PER_ADDRESS_PER_DAY', '10000000'],
+      ['SIGN_IN_FAILURES_PER_ACCOUNT_PER_HOUR', '10000000'],
     ]),
 );
 

@@ -39,7 +39,10 @@ export class AuditEvent {
   @Prop({ type: AuditResourceRefSchema, required: true }) resource!: AuditResourceRef;
   @Prop({ type: MongooseSchema.Types.Mixed, default: null }) before!: Record<string, unknown> | null;
   @Prop({ type: MongooseSchema.Types.Mixed, default: null }) after!: Record<string, unknown> | null;
+  /** Our id of the request that made the change (never the caller's). */
   @Prop({ type: String, default: null }) requestId!: string | null;
+  /** The caller's `x-request-id`, when it sent a sane one: theirs, kept apart from ours. */
+  @Prop({ type: String, default: null }) clientRequestId!: string | null;
   @Prop({ type: [String], default: [] }) facets!: string[];
 }
 

@@ -65,5 +65,6 @@ export function toAuditEventResponse(e: AuditEvent): AuditEventDto {
     before: e.before ?? null,
     after: e.after ?? null,
     requestId: e.requestId ?? null,
+    clientRequestId: e.clientRequestId ?? null,
   };
 }

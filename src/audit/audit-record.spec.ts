@@ -13,7 +13,13 @@ describe('audit records', () => {
   });
 
   it('never hold a secret: keys, passwords and tokens are redacted wherever they appear', () => {
-    const stamp = { key: 'k', at: new Date(0), actor: { kind: 'shop' as const, id: 's' }, requestId: null };
+    const stamp = {
+      key: 'k',
+      at: new Date(0),
+      actor: { kind: 'shop' as const, id: 's' },
+      requestId: null,
+      clientRequestId: null,
+    };
     const r = auditRecord(new Types.ObjectId().toHexString(), stamp, {
       action: 'merchant_key.create',
       resource: { type: 'merchant_key', id: new Types.ObjectId() },

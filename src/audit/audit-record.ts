@@ -22,6 +22,8 @@ export interface AuditRecord {
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
   requestId: string | null;
+  /** The caller's own `x-request-id`, if it sent a sane one (never taken as `requestId`). */
+  clientRequestId?: string | null;
   /** Filter keys (`t:` type, `r:` resource id, `a:` action, `k:` actor kind, `u:` actor id): one index serves any combination. */
   facets: string[];
 }
@@ -35,6 +37,7 @@ export interface AuditStamp {
   at: Date;
   actor: AuditActor;
   requestId: string | null;
+  clientRequestId: string | null;
 }
 
 /** Field names whose values never enter the trail (the field may, with this value). */
@@ -170,6 +173,7 @@ export function auditRecord(
     before: spec.before === null ? null : (auditValue(spec.before) as Plain),
     after: spec.after === null ? null : (auditValue(spec.after) as Plain),
     requestId: stamp.requestId,
+    clientRequestId: stamp.clientRequestId,
   };
   return { ...record, facets: auditFacets(record) };
 }

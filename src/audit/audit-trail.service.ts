@@ -46,6 +46,7 @@ export class AuditTrail {
       at: this.clock.now(),
       actor: { kind: ctx.actor.kind, id: ctx.actor.id },
       requestId: ctx.kind === 'http' ? ctx.id : null,
+      clientRequestId: ctx.kind === 'http' ? (ctx.clientRequestId ?? null) : null,
     };
   }
 

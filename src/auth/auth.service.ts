@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../common/auth/principal';
 import { ForbiddenError } from '../common/errors';
-import { MerchantKeysService } from '../merchant-keys/merchant-keys.service';
-import { ShopsService } from '../shops/shops.service';
+import { merchantKeyLookupId, MerchantKeysService } from '../merchant-keys/merchant-keys.service';
+import { normaliseDomain, ShopsService } from '../shops/shops.service';
+import { SignInLimiter } from './sign-in-limiter';
 import { ShopTokenDto, V2TokenDto } from './dto/auth.dto';
 import { TokenService } from './token.service';
 
@@ -12,10 +13,15 @@ export class AuthService {
     private readonly shops: ShopsService,
     private readonly merchantKeys: MerchantKeysService,
     private readonly tokens: TokenService,
+    private readonly limiter: SignInLimiter,
   ) {}
 
-  async authenticateShop(apiKey: string, shopDomain: string): Promise<ShopTokenDto> {
-    const shop = await this.shops.authenticate(apiKey, shopDomain);
+  /** Failed attempts count for the shop domain and this client address only (SignInLimiter). */
+  async authenticateShop(apiKey: string, shopDomain: string, clientAddress: string): Promise<ShopTokenDto> {
+    const account = `shop:${normaliseDomain(shopDomain)}`;
+    const shop = await this.limiter.attempt(account, clientAddress, () =>
+      this.shops.authenticate(apiKey, shopDomain),
+    );
     const { token } = this.tokens.issue({
       kind: 'shop',
       shopId: String(shop._id),
@@ -36,8 +42,12 @@ export class AuthService {
     return { token, shopDomain: principal.shopDomain };
   }
 
-  async authenticateMerchant(apiKey: string): Promise<V2TokenDto> {
-    const key = await this.merchantKeys.verifyKey(apiKey);
+  /** Failed attempts count for the key's lookup id and this client address only (SignInLimiter). */
+  async authenticateMerchant(apiKey: string, clientAddress: string): Promise<V2TokenDto> {
+    const lookupId = merchantKeyLookupId(apiKey);
+    const key = await this.limiter.attempt(lookupId && `merchant:${lookupId}`, clientAddress, () =>
+      this.merchantKeys.verifyKey(apiKey),
+    );
     const shop = await this.shops.getById(String(key.shopId));
     return this.v2Token({
       kind: 'merchant',

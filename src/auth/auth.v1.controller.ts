@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Ip, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, SignInLimited, V1Auth } from '../common/auth/auth.decorators';
 import type { Principal } from '../common/auth/principal';
@@ -19,9 +19,9 @@ export class AuthV1Controller {
   })
   @ApiOkResponse({ type: ShopTokenDto })
   @ApiV1Errors(400, { status: 401, message: 'Invalid API key or shop domain' }, 422)
-  @SignInLimited('v1')
-  authenticate(@Body() body: AuthenticateV1Dto): Promise<ShopTokenDto> {
-    return this.auth.authenticateShop(body.apiKey, body.shopDomain);
+  @SignInLimited('v1', ' (the account: this shop domain)')
+  authenticate(@Body() body: AuthenticateV1Dto, @Ip() ip: string): Promise<ShopTokenDto> {
+    return this.auth.authenticateShop(body.apiKey, body.shopDomain, ip);
   }
 
   @Post('refresh-token')

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Ip, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, SignInLimited, V2Auth } from '../common/auth/auth.decorators';
 import type { Principal } from '../common/auth/principal';
@@ -23,9 +23,12 @@ export class AuthV2Controller {
   @ApiOperation({ summary: 'Exchange a merchant API key (mk_live_…) for a merchant token (14 days)' })
   @ApiOkResponse({ type: V2TokenEnvelopeDto })
   @ApiV2Errors(400, { status: 401, message: 'Invalid merchant API key' }, 422)
-  @SignInLimited('v2')
-  async authenticate(@Body() body: AuthenticateMerchantDto): Promise<V2Envelope<V2TokenDto>> {
-    return ok(await this.auth.authenticateMerchant(body.apiKey));
+  @SignInLimited('v2', " (the account: the merchant key's lookup id)")
+  async authenticate(
+    @Body() body: AuthenticateMerchantDto,
+    @Ip() ip: string,
+  ): Promise<V2Envelope<V2TokenDto>> {
+    return ok(await this.auth.authenticateMerchant(body.apiKey, ip));
   }
 
   @Post(['refresh-token', 'v2/refresh-token'])

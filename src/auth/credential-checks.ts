@@ -9,7 +9,8 @@ import { UsersService } from '../users/users.service';
  * Checks made on every request after the signature, one database lookup each and no in-process
  * cache (a revocation or rotation is refused on the very next request): the state a token was
  * minted from must still hold — shop key not rotated since (`kv`); merchant key not revoked / past
- * its rotation grace; vendor user still there, approved, and its vendor active.
+ * its rotation grace; vendor user still there, approved, its vendor active, and its credential
+ * version (`cv`) unchanged since (no password or email change, un-approval or deactivation since).
  */
 @Injectable()
 export class CredentialChecks {
@@ -29,6 +30,7 @@ export class CredentialChecks {
         shopScope(principal.shopId),
         principal.userId!,
         principal.vendorId!,
+        principal.credentialVersion ?? 0,
       );
     }
   }

@@ -26,6 +26,7 @@ interface Claims {
   sid: string;
   dom: string;
   kv?: number;
+  cv?: number;
   kid?: string;
   vid?: string;
   uid?: string;
@@ -55,6 +56,7 @@ export class TokenService {
     const expiresIn = TOKEN_TTL[principal.kind];
     const payload: Record<string, unknown> = { sid: principal.shopId, dom: principal.shopDomain, iat };
     if (principal.kind === 'shop') payload.kv = principal.keyVersion ?? 0;
+    if (principal.kind === 'vendor') payload.cv = principal.credentialVersion ?? 0;
     if (principal.keyId) payload.kid = principal.keyId;
     if (principal.vendorId) payload.vid = principal.vendorId;
     if (principal.userId) payload.uid = principal.userId;
@@ -92,6 +94,8 @@ export class TokenService {
     }
     if (kind === 'shop' && claims.kv !== undefined && !Number.isSafeInteger(claims.kv))
       throw new UnauthorizedError('Invalid access token');
+    if (kind === 'vendor' && claims.cv !== undefined && !Number.isSafeInteger(claims.cv))
+      throw new UnauthorizedError('Invalid access token');
     return {
       kind,
       shopId: claims.sid,
@@ -100,6 +104,8 @@ export class TokenService {
       vendorId: claims.vid,
       userId: claims.uid,
       ...(kind === 'shop' ? { keyVersion: claims.kv ?? 0 } : {}),
+      // Tokens minted before versions existed carry none: version 0, as an unchanged user has.
+      ...(kind === 'vendor' ? { credentialVersion: claims.cv ?? 0 } : {}),
     };
   }
 }

@@ -18,12 +18,13 @@ export class VendorAuthV2Controller {
     summary: 'Vendor portal sign-in: a vendor token (24 h), renewable at POST /refresh-token',
     description:
       'For an approved user of an active vendor. Wrong password, unknown email, unapproved user and inactive ' +
-      'vendor all answer the same 401. After 5 failed attempts within 15 minutes for the same shop, email and ' +
-      'client address, attempts are refused with 429 and a Retry-After header.',
+      'vendor all answer the same 401. After 5 failed attempts within 15 minutes (or 20 within a day) for the same ' +
+      'shop, email and client address, that address is refused with 429 and a Retry-After header; other ' +
+      'addresses are not. Tokens are refused once the password, email or approval changes, or the vendor is deactivated.',
   })
   @ApiOkResponse({ type: VendorTokenEnvelopeDto })
   @ApiV2Errors(400, { status: 401, message: 'Invalid shop domain, email or password' }, 422)
-  @SignInLimited('v2', '; or 5 failed attempts within 15 minutes for this shop, email and client address')
+  @SignInLimited('v2', ' (the account: this shop and email)')
   async authenticate(
     @Body() body: VendorAuthenticateDto,
     @Ip() ip: string,

@@ -14,11 +14,28 @@ describe('httpConfig', () => {
     const saved = process.env.CORS_ORIGINS;
     process.env.CORS_ORIGINS = 'https://admin.example.com';
     try {
-      expect(httpConfig()).toEqual({ corsOrigins: ['https://admin.example.com'] });
+      expect(httpConfig()).toEqual({ corsOrigins: ['https://admin.example.com'], trustProxy: false });
     } finally {
       if (saved === undefined) delete process.env.CORS_ORIGINS;
       else process.env.CORS_ORIGINS = saved;
     }
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  const saved = process.env.TRUST_PROXY;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.TRUST_PROXY;
+    else process.env.TRUST_PROXY = saved;
+  });
+
+  it("becomes Fastify's trustProxy: none by default, hops or proxy addresses when set", () => {
+    delete process.env.TRUST_PROXY;
+    expect(httpConfig().trustProxy).toBe(false);
+    process.env.TRUST_PROXY = '2';
+    expect(httpConfig().trustProxy).toBe(2);
+    process.env.TRUST_PROXY = '10.0.0.0/8, loopback';
+    expect(httpConfig().trustProxy).toEqual(['10.0.0.0/8', 'loopback']);
   });
 });
 

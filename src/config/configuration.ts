@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ConfigType, registerAs } from '@nestjs/config';
 import { validateEnv } from './env.validation';
 import { localJwtSecret } from './local-secret';
+import { parseTrustProxy } from '../common/http/client-address';
 
 export const appConfig = registerAs('app', () => {
   const env = validateEnv(process.env);
@@ -72,6 +73,8 @@ export const httpConfig = registerAs('http', () => {
   return {
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     publicUrl: env.PUBLIC_URL?.replace(/\/+$/, ''),
+    /** Fastify's `trustProxy` (validated): which proxies' X-Forwarded-For gives the client address. */
+    trustProxy: parseTrustProxy(env.TRUST_PROXY) ?? false,
   };
 });
 
@@ -103,7 +106,7 @@ export const auditConfig = registerAs('audit', () => ({
   repairAfterMs: validateEnv(process.env).AUDIT_REPAIR_AFTER_SECONDS * 1000,
 }));
 
-/** Requests per minute per credential, and sign-in attempts per client address and per shop. */
+/** Requests per minute per credential, sign-in attempts per client address, failed sign-ins per account. */
 export const rateLimitConfig = registerAs('rateLimit', () => {
   const env = validateEnv(process.env);
   return {
@@ -113,7 +116,15 @@ export const rateLimitConfig = registerAs('rateLimit', () => {
       vendor: env.RATE_LIMIT_VENDOR_PER_MINUTE,
     },
     signInPerAddress: env.RATE_LIMIT_SIGN_IN_PER_ADDRESS,
-    signInPerShop: env.RATE_LIMIT_SIGN_IN_PER_SHOP,
+    /** Failed sign-ins (src/auth/sign-in-policy.ts; README "Sign-in policy"). */
+    signIn: {
+      perAddress: env.SIGN_IN_FAILURES_PER_ADDRESS,
+      shortWindowMs: 15 * 60_000,
+      perAddressPerDay: env.SIGN_IN_FAILURES_PER_ADDRESS_PER_DAY,
+      longWindowMs: 24 * 3600_000,
+      perAccount: env.SIGN_IN_FAILURES_PER_ACCOUNT_PER_HOUR,
+      accountWindowMs: 3600_000,
+    },
     /** Redis key prefix of the counters (shared by every process of the deployment). */
     keyPrefix: `${env.QUEUE_PREFIX}:rl`,
   };

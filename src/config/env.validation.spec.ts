@@ -55,6 +55,21 @@ describe('validateEnv', () => {
     expect(() => validateEnv({ SWEEP_EVERY_SECONDS: '0' })).toThrow(/SWEEP_EVERY_SECONDS/);
   });
 
+  it('sign-in policy numbers and TRUST_PROXY (issue 18)', () => {
+    expect(validateEnv({})).toMatchObject({
+      RATE_LIMIT_SIGN_IN_PER_ADDRESS: 20,
+      SIGN_IN_FAILURES_PER_ADDRESS: 5,
+      SIGN_IN_FAILURES_PER_ADDRESS_PER_DAY: 20,
+      SIGN_IN_FAILURES_PER_ACCOUNT_PER_HOUR: 100,
+    });
+    expect(validateEnv({}).TRUST_PROXY).toBeUndefined();
+    expect(validateEnv({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe('1');
+    expect(validateEnv({ TRUST_PROXY: '10.0.0.0/8,192.168.1.7' }).TRUST_PROXY).toBe('10.0.0.0/8,192.168.1.7');
+    expect(() => validateEnv({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY/);
+    expect(() => validateEnv({ TRUST_PROXY: 'proxy.internal' })).toThrow(/TRUST_PROXY/);
+    expect(() => validateEnv({ SIGN_IN_FAILURES_PER_ADDRESS: '0' })).toThrow(/SIGN_IN_FAILURES_PER_ADDRESS/);
+  });
+
   it('parses booleans and numbers from strings', () => {
     const env = validateEnv({ PORT: '8080', QUEUE_PROCESSORS: 'false' });
     expect(env.PORT).toBe(8080);

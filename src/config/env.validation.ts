@@ -8,9 +8,13 @@ import {
   Matches,
   Min,
   MinLength,
+  Validate,
   validateSync,
   ValidateIf,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
 } from 'class-validator';
+import { parseTrustProxy } from '../common/http/client-address';
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -19,6 +23,16 @@ export const LOG_FORMATS = ['pretty', 'json'] as const;
 /** `*`, or origins (scheme, host, optional port; no path) separated by commas. */
 const ORIGIN = String.raw`https?:\/\/[^\s,/]+`;
 const CORS_ORIGINS_RE = new RegExp(String.raw`^\s*(\*|${ORIGIN}(\s*,\s*${ORIGIN})*)\s*$`);
+
+@ValidatorConstraint({ name: 'trustProxy' })
+class TrustProxyConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && parseTrustProxy(value) !== null;
+  }
+  defaultMessage(): string {
+    return 'must be false, a hop count 1-10, or comma-separated proxy addresses/CIDRs (or loopback, linklocal, uniquelocal)';
+  }
+}
 
 const toBool = ({ value }: { value: unknown }) =>
   value === undefined ? undefined : ['1', 'true', 'yes'].includes(String(value).toLowerCase());
@@ -211,12 +225,41 @@ export class EnvironmentVariables {
   @Max(10_000_000)
   RATE_LIMIT_SIGN_IN_PER_ADDRESS = 20;
 
-  /** Sign-in attempts per minute per shop (shop domain, or the shop a merchant key names). */
+  /**
+   * Failed sign-ins allowed per account (shop domain; shop + email; merchant key) and client
+   * address (IPv6 by /64) within 15 minutes; then that address waits (429) — never the account.
+   */
   @Transform(({ value }) => (value === undefined ? value : Number(value)))
   @IsInt()
   @Min(1)
   @Max(10_000_000)
-  RATE_LIMIT_SIGN_IN_PER_SHOP = 60;
+  SIGN_IN_FAILURES_PER_ADDRESS = 5;
+
+  /** Failed sign-ins allowed per account and client address within 24 hours. */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  SIGN_IN_FAILURES_PER_ADDRESS_PER_DAY = 20;
+
+  /**
+   * Failed sign-ins for one account from all addresses within an hour after which it counts as
+   * under attack: each address then gets one failure per 15 minutes for it (the owner still signs in).
+   */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  SIGN_IN_FAILURES_PER_ACCOUNT_PER_HOUR = 100;
+
+  /**
+   * Proxies in front of the service whose `X-Forwarded-For` is believed: unset/`false` none (the
+   * socket's peer is the client), a hop count 1–10, or comma-separated addresses/CIDRs (or
+   * `loopback`, `linklocal`, `uniquelocal`). Never `true`: any client could then pick its address.
+   */
+  @IsOptional()
+  @Validate(TrustProxyConstraint)
+  TRUST_PROXY?: string;
 
   /** Base URL of the store platform Admin API for the `shopify` adapter (a local stand-in in tests). */
   @IsOptional()

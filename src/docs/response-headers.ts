@@ -17,7 +17,8 @@ const COMMON_HEADERS: Record<string, HeaderObject> = {
     schema: { type: 'string', maxLength: 2048 },
   },
   'X-Request-Id': {
-    description: 'The request id under which the request is logged (a sane incoming `x-request-id` is kept)',
+    description:
+      "Our id of the request, under which it is logged and audited (a caller's own `x-request-id` is logged and audited beside it as `clientRequestId`, never used as ours)",
     required: true,
     schema: { type: 'string', maxLength: 128 },
   },

@@ -6,7 +6,8 @@ export const IDEMPOTENCY_STATES = ['in_progress', 'completed'] as const;
 export type IdempotencyState = (typeof IDEMPOTENCY_STATES)[number];
 
 /**
- * One `Idempotency-Key` of one shop and credential kind (Stripe's semantics): the first request
+ * One `Idempotency-Key` of one exact credential (Stripe's semantics): a shop token's shop, a
+ * merchant token's key, a vendor token's user — two merchant keys of one shop never share keys: the first request
  * inserts it `in_progress` (the unique index makes a concurrent retry fail → 409), and its answer
  * (status and body, sealed) is stored when it ends, to be replayed for 24 h. A 5xx answer deletes
  * it instead, so a retry runs again. Expiry is checked when read; an hourly job purges (no TTL index).
@@ -17,6 +18,8 @@ export class IdempotencyRecord {
 
   @Prop({ type: Types.ObjectId, required: true }) shopId!: Types.ObjectId;
   @Prop({ type: String, required: true }) credentialKind!: CredentialKind;
+  /** The credential's id within its kind (shop id, merchant key id, portal user id: `actorOf`). */
+  @Prop({ type: String, required: true }) credentialId!: string;
   /** The client's key, 1–255 printable ASCII characters. */
   @Prop({ type: String, required: true }) key!: string;
   /** SHA-256 of the canonical JSON of method, path, query and body. */
@@ -34,6 +37,8 @@ export class IdempotencyRecord {
 }
 
 export const IdempotencyRecordSchema = SchemaFactory.createForClass(IdempotencyRecord);
-IdempotencyRecordSchema.index({ shopId: 1, credentialKind: 1, key: 1 }, { unique: true });
+IdempotencyRecordSchema.index({ shopId: 1, credentialKind: 1, credentialId: 1, key: 1 }, { unique: true });
+/** The index of issue 9 (one key per credential kind), dropped at start: it would still join merchant keys. */
+export const OBSOLETE_IDEMPOTENCY_INDEX = 'shopId_1_credentialKind_1_key_1';
 // The purge job's cross-shop query (SystemIdempotencyRepository).
 IdempotencyRecordSchema.index({ expiresAt: 1 });

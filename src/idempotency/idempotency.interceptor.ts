@@ -2,16 +2,16 @@ import { CallHandler, ExecutionContext, HttpStatus, Injectable, NestInterceptor 
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import type { FastifyRequest } from 'fastify';
 import { catchError, from, mergeMap, Observable } from 'rxjs';
-import type { Principal } from '../common/auth/principal';
+import { actorOf, type Principal } from '../common/auth/principal';
 import { ReplayedResponse, toErrorResponse } from '../common/errors';
 import { shopScope } from '../common/tenancy';
 import { IdempotencyService, parseIdempotencyKey, requestFingerprint } from './idempotency.service';
 
 /**
  * `Idempotency-Key` on a write route (applied by `@Idempotent()`): runs after the credential and
- * rate-limit guards (the key belongs to the caller's shop and credential kind) and around
- * validation and the handler, so a validation failure is an answer like any other. Without the
- * header the request runs as usual.
+ * rate-limit guards and around validation and the handler, so a validation failure is an answer
+ * like any other. Keys belong to the exact credential (shop token → its shop, merchant token → its
+ * key, vendor token → its user). Without the header the request runs as usual.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -25,7 +25,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const scope = shopScope(principal.shopId);
     const path = req.url.split('?')[0];
     const fingerprint = requestFingerprint({ method: req.method, path, query: req.query, body: req.body });
-    const start = await this.idempotency.start(scope, principal.kind, key, fingerprint);
+    const owner = actorOf(principal);
+    const start = await this.idempotency.start(scope, owner, key, fingerprint);
     if (start.kind === 'replay') throw new ReplayedResponse(start.status, start.bodyText);
     const successStatus =
       (Reflect.getMetadata(HTTP_CODE_METADATA, ctx.getHandler()) as number | undefined) ??
@@ -34,7 +35,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
       mergeMap((body) =>
         from(
           this.idempotency
-            .complete(scope, key, start, { status: successStatus, bodyText: JSON.stringify(body ?? null) })
+            .complete(scope, owner, key, start, {
+              status: successStatus,
+              bodyText: JSON.stringify(body ?? null),
+            })
             .then(() => body),
         ),
       ),
@@ -44,7 +48,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
             const answer = toErrorResponse(err, req.url);
             if (answer.status >= 500) await this.idempotency.forget(scope, start);
             else
-              await this.idempotency.complete(scope, key, start, {
+              await this.idempotency.complete(scope, owner, key, start, {
                 status: answer.status,
                 bodyText: JSON.stringify(answer.body),
               });

@@ -1,9 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import type { CredentialKind } from '../common/auth/principal';
+
 import { ShopScope, systemQuery, TenantRepository } from '../common/tenancy';
-import { IdempotencyRecord } from './idempotency-record.schema';
+import { IdempotencyRecord, OBSOLETE_IDEMPOTENCY_INDEX } from './idempotency-record.schema';
+
+/** Whose key it is: the exact credential (`actorOf` of the caller). */
+export interface IdempotencyOwner {
+  kind: 'shop' | 'merchant' | 'vendor';
+  id: string;
+}
 
 export interface Claim {
   fingerprint: string;
@@ -14,18 +20,38 @@ export interface Claim {
 }
 
 @Injectable()
-export class IdempotencyRepository extends TenantRepository<IdempotencyRecord> {
+export class IdempotencyRepository extends TenantRepository<IdempotencyRecord> implements OnModuleInit {
+  private readonly logger = new Logger('Idempotency');
+
   constructor(@InjectModel(IdempotencyRecord.name) model: Model<IdempotencyRecord>) {
     super(model);
   }
 
+  /** Drops the per-kind unique index of older versions, if present (autoIndex never drops one). */
+  async onModuleInit(): Promise<void> {
+    try {
+      const names = (await this.model.collection.indexes()).map((i) => i.name);
+      if (names.includes(OBSOLETE_IDEMPOTENCY_INDEX))
+        await this.model.collection.dropIndex(OBSOLETE_IDEMPOTENCY_INDEX);
+    } catch (err) {
+      // No collection yet, or another process dropped it first.
+      this.logger.debug({ err: (err as Error)?.message }, 'Obsolete idempotency index not dropped');
+    }
+  }
+
   /** Inserts the key `in_progress`; throws the driver's duplicate-key error when it exists. */
-  async insert(scope: ShopScope, kind: CredentialKind, key: string, claim: Claim): Promise<Types.ObjectId> {
+  async insert(
+    scope: ShopScope,
+    owner: IdempotencyOwner,
+    key: string,
+    claim: Claim,
+  ): Promise<Types.ObjectId> {
     const _id = new Types.ObjectId();
     await this.model.collection.insertOne({
       _id,
       ...this.owner(scope),
-      credentialKind: kind,
+      credentialKind: owner.kind,
+      credentialId: owner.id,
       key,
       ...claim,
       state: 'in_progress',
@@ -35,9 +61,9 @@ export class IdempotencyRepository extends TenantRepository<IdempotencyRecord> {
     return _id;
   }
 
-  find(scope: ShopScope, kind: CredentialKind, key: string): Promise<IdempotencyRecord | null> {
+  find(scope: ShopScope, owner: IdempotencyOwner, key: string): Promise<IdempotencyRecord | null> {
     return this.model
-      .findOne(this.scoped(scope, { credentialKind: kind, key }))
+      .findOne(this.scoped(scope, { credentialKind: owner.kind, credentialId: owner.id, key }))
       .lean<IdempotencyRecord>()
       .exec();
   }

@@ -1,14 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Types } from 'mongoose';
-import type { CredentialKind } from '../common/auth/principal';
 import { Clock } from '../common/clock/clock';
 import { OperationContexts } from '../common/context/operation-context';
 import { IdempotencyInProgressError, IdempotencyKeyMismatchError, ValidationError } from '../common/errors';
 import type { ShopScope } from '../common/tenancy';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import type { IdempotencyRecord } from './idempotency-record.schema';
-import { Claim, IdempotencyRepository } from './idempotency.repository';
+import { Claim, IdempotencyOwner, IdempotencyRepository } from './idempotency.repository';
 import { ResponseSeal } from './response-seal';
 
 /** How long an answer is replayed (Stripe: 24 h). */
@@ -58,7 +57,7 @@ export function parseIdempotencyKey(raw: string | string[] | undefined): string 
 }
 
 /**
- * Stripe's idempotency semantics over one MongoDB record per (shop, credential kind, key): see
+ * Stripe's idempotency semantics over one MongoDB record per (shop, exact credential, key): see
  * IdempotencyRecord. Each request with a key costs two commands more (claim, then store or forget),
  * three when the key exists; they run in the `idempotency` operation phase.
  */
@@ -72,30 +71,35 @@ export class IdempotencyService {
     private readonly clock: Clock,
   ) {}
 
-  start(scope: ShopScope, kind: CredentialKind, key: string, fingerprint: string): Promise<IdempotencyStart> {
-    return OperationContexts.phase('idempotency', () => this.claim(scope, kind, key, fingerprint));
+  start(
+    scope: ShopScope,
+    owner: IdempotencyOwner,
+    key: string,
+    fingerprint: string,
+  ): Promise<IdempotencyStart> {
+    return OperationContexts.phase('idempotency', () => this.claim(scope, owner, key, fingerprint));
   }
 
   private async claim(
     scope: ShopScope,
-    kind: CredentialKind,
+    owner: IdempotencyOwner,
     key: string,
     fingerprint: string,
   ): Promise<IdempotencyStart> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const claim = this.newClaim(fingerprint);
       try {
-        const id = await this.records.insert(scope, kind, key, claim);
+        const id = await this.records.insert(scope, owner, key, claim);
         return { kind: 'run', id, lockId: claim.lockId };
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
       }
-      const seen = await this.records.find(scope, kind, key);
+      const seen = await this.records.find(scope, owner, key);
       if (!seen) continue; // forgotten meanwhile (its request answered 5xx): claim it afresh
       const now = this.clock.now();
       const expired = seen.expiresAt.getTime() <= now.getTime();
       if (!expired && seen.fingerprint !== fingerprint) throw new IdempotencyKeyMismatchError();
-      if (!expired && seen.state === 'completed') return this.replay(scope, seen);
+      if (!expired && seen.state === 'completed') return this.replay(scope, owner, seen);
       const lapsed = expired || !seen.lockedUntil || seen.lockedUntil.getTime() <= now.getTime();
       if (!lapsed) throw new IdempotencyInProgressError(retryAfter(seen.lockedUntil!, now));
       // An expired key is free again; a claim past its lock belongs to a process that died.
@@ -108,12 +112,13 @@ export class IdempotencyService {
   /** Stores the answer of a request that ran (any status below 500). */
   async complete(
     scope: ShopScope,
+    owner: IdempotencyOwner,
     key: string,
     run: { id: Types.ObjectId; lockId: string },
     answer: { status: number; bodyText: string },
   ): Promise<void> {
     await OperationContexts.phase('idempotency', async () => {
-      const body = this.seal.seal(sealContext(scope, key), answer.bodyText);
+      const body = this.seal.seal(sealContext(scope, owner, key), answer.bodyText);
       try {
         await this.records.complete(scope, run.id, run.lockId, { status: answer.status, body });
       } catch (err) {
@@ -132,8 +137,8 @@ export class IdempotencyService {
     );
   }
 
-  private replay(scope: ShopScope, seen: IdempotencyRecord): IdempotencyStart {
-    const bodyText = seen.body ? this.seal.open(sealContext(scope, seen.key), seen.body) : null;
+  private replay(scope: ShopScope, owner: IdempotencyOwner, seen: IdempotencyRecord): IdempotencyStart {
+    const bodyText = seen.body ? this.seal.open(sealContext(scope, owner, seen.key), seen.body) : null;
     if (bodyText === null || seen.status === null) {
       // Sealed with another key (DATA_ENCRYPTION_KEY changed): the answer cannot be given again.
       throw new IdempotencyKeyMismatchError();
@@ -153,8 +158,9 @@ export class IdempotencyService {
   }
 }
 
-function sealContext(scope: ShopScope, key: string): string {
-  return `${scope.shopId}\n${key}`;
+/** A stored answer opens only for the credential that stored it. */
+function sealContext(scope: ShopScope, owner: IdempotencyOwner, key: string): string {
+  return `${scope.shopId}\n${owner.kind}:${owner.id}\n${key}`;
 }
 
 function retryAfter(until: Date, now: Date): number {

@@ -38,3 +38,5 @@ export class MerchantKey {
 export const MerchantKeySchema = SchemaFactory.createForClass(MerchantKey);
 MerchantKeySchema.plugin(auditOutboxPlugin);
 MerchantKeySchema.index({ shopId: 1, createdAt: -1, _id: -1 });
+// The per-shop key cap: active keys (both null) and keys in their rotation grace (expiresAt range).
+MerchantKeySchema.index({ shopId: 1, revokedAt: 1, expiresAt: 1 });

@@ -31,6 +31,16 @@ export class MerchantKeysRepository extends TenantRepository<MerchantKey> {
     return this.findOneById(scope, id);
   }
 
+  /** Keys not revoked and not rotated (status `active`); index (shopId, revokedAt, expiresAt). */
+  countActive(scope: ShopScope): Promise<number> {
+    return this.model.countDocuments(this.scoped(scope, { revokedAt: null, expiresAt: null })).exec();
+  }
+
+  /** Rotated keys still in their grace window (status `expiring`); same index. */
+  countExpiring(scope: ShopScope, now: Date): Promise<number> {
+    return this.model.countDocuments(this.scoped(scope, { revokedAt: null, expiresAt: { $gt: now } })).exec();
+  }
+
   findByLookupId(scope: ShopScope, lookupId: string): Promise<MerchantKey | null> {
     return this.model.findOne(this.scoped(scope, { lookupId })).lean<MerchantKey>().exec();
   }

@@ -19,7 +19,18 @@ import { MERCHANT_KEY_PREFIX, merchantKeyStatus, toMerchantKeyResponse } from '.
 import { MerchantKeysRepository } from './merchant-keys.repository';
 
 export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
+/**
+ * Active keys per shop (and, separately, rotated keys in their grace window): each usable key has
+ * its own request budget, so an unbounded number would multiply the shop's rate limit.
+ */
+export const MAX_ACTIVE_MERCHANT_KEYS = 25;
 const KEY_RE = /^mk_live_([0-9a-f]{24})([0-9a-f]{8})_([A-Za-z0-9]{40})$/;
+
+/** The lookup id a raw merchant key names (the account its sign-in failures count for), or null. */
+export function merchantKeyLookupId(rawKey: unknown): string | null {
+  const m = typeof rawKey === 'string' ? KEY_RE.exec(rawKey) : null;
+  return m ? m[1] + m[2] : null;
+}
 
 @Injectable()
 export class MerchantKeysService {
@@ -29,9 +40,19 @@ export class MerchantKeysService {
     private readonly audit: AuditTrail,
   ) {}
 
+  /**
+   * A 26th active key → 409 (DESIGN §4: the request is valid, the shop's state refuses it; revoking
+   * a key frees a place). Counted again after the insert, so concurrent creations cannot pass the cap.
+   */
   async create(scope: ShopScope, name?: string): Promise<CreatedMerchantKeyDto> {
+    if ((await this.keys.countActive(scope)) >= MAX_ACTIVE_MERCHANT_KEYS) throw keyCapReached();
     const stamp = this.audit.begin();
     const { record, key, event } = await this.mint(scope, name ?? null, stamp);
+    if ((await this.keys.countActive(scope)) > MAX_ACTIVE_MERCHANT_KEYS) {
+      // Lost a race for the last place: withdraw the key just made (its unrelayed event goes with it).
+      await this.keys.deleteById(scope, record._id);
+      throw keyCapReached();
+    }
     await this.audit.commit(scope, this.keys.outbox, stamp, [event], 'all');
     return { id: String(record._id), key, createdAt: record.createdAt.toISOString() };
   }
@@ -53,6 +74,12 @@ export class MerchantKeysService {
     if (merchantKeyStatus(current, now) !== 'active') {
       throw new ConflictError(
         `Only an active key can be rotated; this key is ${merchantKeyStatus(current, now)}`,
+      );
+    }
+    if ((await this.keys.countExpiring(scope, now)) >= MAX_ACTIVE_MERCHANT_KEYS) {
+      throw new ConflictError(
+        `At most ${MAX_ACTIVE_MERCHANT_KEYS} rotated merchant keys can be in their 24-hour grace window; ` +
+          'revoke one of them first',
       );
     }
     const stamp = this.audit.begin();
@@ -158,6 +185,13 @@ export class MerchantKeysService {
     );
     return { record, key: `${MERCHANT_KEY_PREFIX}${lookupId}_${secret}`, event };
   }
+}
+
+function keyCapReached(): ConflictError {
+  return new ConflictError(
+    `This shop already has ${MAX_ACTIVE_MERCHANT_KEYS} active merchant keys, the most it can have; ` +
+      'revoke one (DELETE /v1/merchant-keys/{id}) before creating another',
+  );
 }
 
 /** What the audit trail compares of a key: never its secret or the secret's hash. */

@@ -11,7 +11,7 @@ import {
   RevokedMerchantKeyDto,
   RotatedMerchantKeyDto,
 } from './dto/merchant-key.dto';
-import { MerchantKeysService } from './merchant-keys.service';
+import { MAX_ACTIVE_MERCHANT_KEYS, MerchantKeysService } from './merchant-keys.service';
 import { ObjectIdParam } from '../common/http/params';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 
@@ -26,10 +26,18 @@ export class MerchantKeysV1Controller {
   @ApiOperation({
     operationId: 'createMerchantKey',
     summary: 'Create a merchant API key (mk_live_…); the key is shown only in this response',
+    description: `At most ${MAX_ACTIVE_MERCHANT_KEYS} active keys per shop: one more answers 409 (revoke one first).`,
   })
   @ApiOkResponse({ type: CreatedMerchantKeyDto })
   @Idempotent('v1')
-  @ApiV1Errors(400, 422)
+  @ApiV1Errors(
+    400,
+    {
+      status: 409,
+      message: `This shop already has ${MAX_ACTIVE_MERCHANT_KEYS} active merchant keys, the most it can have; revoke one (DELETE /v1/merchant-keys/{id}) before creating another`,
+    },
+    422,
+  )
   create(@Scope() scope: ShopScope, @Body() body: CreateMerchantKeyDto): Promise<CreatedMerchantKeyDto> {
     return this.keys.create(scope, body.name);
   }
@@ -56,6 +64,7 @@ export class MerchantKeysV1Controller {
   @Idempotent('v1')
   @ApiV1Errors(notFound('Merchant key'), {
     status: 409,
+    description: `The key is not active, or ${MAX_ACTIVE_MERCHANT_KEYS} rotated keys are already in their grace window`,
     message: 'Only an active key can be rotated; this key is rotated',
   })
   rotate(@Scope() scope: ShopScope, @Param('id') id: string): Promise<RotatedMerchantKeyDto> {

@@ -38,6 +38,14 @@ export class User {
   @Prop({ type: Boolean, default: true })
   vendorActive!: boolean;
 
+  /**
+   * Raised by every change that must end the user's sessions (password or email change,
+   * un-approval, vendor deactivation); vendor tokens carry the version they were minted at (`cv`)
+   * and are refused once it differs. Absent on older documents: 0.
+   */
+  @Prop({ type: Number, default: 0 })
+  credentialVersion!: number;
+
   @Prop({ type: Date, default: null })
   invitationDate!: Date | null;
 

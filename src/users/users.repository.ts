@@ -12,6 +12,7 @@ export interface UserSessionState {
   vendorId: Types.ObjectId;
   approved?: boolean;
   vendorActive?: boolean;
+  credentialVersion?: number;
 }
 
 @Injectable()
@@ -53,8 +54,12 @@ export class UsersRepository extends TenantRepository<User> {
     return this.model.findOne(this.scoped(scope, { email })).select('+passwordHash').lean<User>().exec();
   }
 
-  listAll(scope: ShopScope): Promise<UserRecord[]> {
-    return this.model.find(this.scoped(scope)).sort({ createdAt: -1, _id: -1 }).lean<UserRecord[]>().exec();
+  /** A v1 page of the shop's users, newest first (index shopId, createdAt, _id). */
+  listPage(
+    scope: ShopScope,
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; items: UserRecord[] }> {
+    return this.offsetPage<UserRecord>(scope, {}, { createdAt: -1, _id: -1 }, page);
   }
 
   listByVendor(scope: ShopScope, vendorId: Types.ObjectId): Promise<UserRecord[]> {
@@ -94,9 +99,12 @@ export class UsersRepository extends TenantRepository<User> {
     set: Partial<User>,
     stamp: AuditStamp | null = null,
     event: AuditRecord | null = null,
+    endSessions = false,
   ): Promise<UserRecord | null> {
+    // The version rises in the same single-document write as the change that ends the sessions.
+    const update = endSessions ? { $set: set, $inc: { credentialVersion: 1 } } : { $set: set };
     const doc = await this.model
-      .findOneAndUpdate(this.scoped(scope, { _id: id }), withOutbox({ $set: set }, stamp, event), {
+      .findOneAndUpdate(this.scoped(scope, { _id: id }), withOutbox(update, stamp, event), {
         new: true,
         runValidators: true,
       })
@@ -110,9 +118,16 @@ export class UsersRepository extends TenantRepository<User> {
     return res.deletedCount === 1;
   }
 
-  /** Keeps the users' copy of their vendor's flag in step (vendor deactivated or reactivated). */
+  /**
+   * Keeps the users' copy of their vendor's flag in step (vendor deactivated or reactivated). A
+   * deactivation also raises their credential version: their tokens stay refused after a
+   * reactivation (they sign in again).
+   */
   async setVendorActive(scope: ShopScope, vendorId: Types.ObjectId, active: boolean): Promise<void> {
-    await this.model.updateMany(this.scoped(scope, { vendorId }), { $set: { vendorActive: active } }).exec();
+    const update = active
+      ? { $set: { vendorActive: true } }
+      : { $set: { vendorActive: false }, $inc: { credentialVersion: 1 } };
+    await this.model.updateMany(this.scoped(scope, { vendorId }), update).exec();
   }
 
   /** The per-request check of a vendor token: one read by id inside the scope. */
@@ -120,7 +135,13 @@ export class UsersRepository extends TenantRepository<User> {
     const _id = toObjectId(userId);
     if (!_id) return null;
     return this.model
-      .findOne(this.scoped(scope, { _id }), { _id: 0, vendorId: 1, approved: 1, vendorActive: 1 })
+      .findOne(this.scoped(scope, { _id }), {
+        _id: 0,
+        vendorId: 1,
+        approved: 1,
+        vendorActive: 1,
+        credentialVersion: 1,
+      })
       .lean<UserSessionState>()
       .exec();
   }

@@ -3,7 +3,7 @@ import { Types } from 'mongoose';
 import { AuditTrail } from '../audit/audit-trail.service';
 import { Clock } from '../common/clock/clock';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../common/errors';
-import { readCursorPage } from '../common/pagination';
+import { nextOffset, readCursorPage } from '../common/pagination';
 import { ShopScope, toObjectId } from '../common/tenancy';
 import { authConfig, AuthConfig } from '../config/configuration';
 import { vendorInvitation } from '../mail/invitation';
@@ -28,6 +28,8 @@ import { UsersRepository } from './users.repository';
 export interface SignedInUser {
   userId: string;
   vendorId: string;
+  /** What the vendor token carries (`cv`). */
+  credentialVersion: number;
 }
 
 @Injectable()
@@ -104,13 +106,18 @@ export class UsersService {
     return this.withVendorName(scope, user);
   }
 
-  async list(scope: ShopScope): Promise<UserListDto> {
-    const users = await this.users.listAll(scope);
+  /** v1 list, one page at a time (limit 1–250, default 100): a shop's users are not bounded. */
+  async list(scope: ShopScope, page: { offset: number; limit: number }): Promise<UserListDto> {
+    const { total, items } = await this.users.listPage(scope, page);
     const names = await this.vendors.vendorNames(
       scope,
-      users.map((u) => u.vendorId),
+      items.map((u) => u.vendorId),
     );
-    return { users: users.map((u) => toUserListItem(u, names.get(String(u.vendorId)) ?? null)) };
+    return {
+      total,
+      nextOffset: nextOffset(page, total),
+      users: items.map((u) => toUserListItem(u, names.get(String(u.vendorId)) ?? null)),
+    };
   }
 
   async page(scope: ShopScope, query: UserListQueryDto): Promise<UsersPageDto> {
@@ -201,20 +208,31 @@ export class UsersService {
     // Also repairs the user's copy of the vendor flag, should a (de)activation have been cut short.
     await this.users.update(scope, user._id, { lastLoggedIn: this.clock.now(), vendorActive });
     if (!vendorActive) return null;
-    return { userId: String(user._id), vendorId: String(user.vendorId) };
+    return {
+      userId: String(user._id),
+      vendorId: String(user.vendorId),
+      credentialVersion: user.credentialVersion ?? 0,
+    };
   }
 
   /**
-   * Every request with a vendor token: its user must still exist in the shop, belong to the token's
-   * vendor, be approved, and its vendor be active. One read by id.
+   * Every request with a vendor token (renewal included): its user must still exist in the shop,
+   * belong to the token's vendor, be approved, its vendor be active, and its credential version be
+   * the token's (no password or email change, un-approval or deactivation since). One read by id.
    */
-  async assertSessionActive(scope: ShopScope, userId: string, vendorId: string): Promise<void> {
+  async assertSessionActive(
+    scope: ShopScope,
+    userId: string,
+    vendorId: string,
+    credentialVersion: number,
+  ): Promise<void> {
     const state = await this.users.sessionState(scope, userId);
     if (
       !state ||
       String(state.vendorId) !== vendorId ||
       state.approved === false ||
-      state.vendorActive === false
+      state.vendorActive === false ||
+      (state.credentialVersion ?? 0) !== credentialVersion
     ) {
       throw new UnauthorizedError('This vendor token is no longer valid; sign in again');
     }
@@ -249,9 +267,11 @@ export class UsersService {
       // A new password is recorded as a fact, never as a value.
       set.passwordHash !== undefined ? { after: { passwordChanged: true } } : undefined,
     );
+    // A new password or email, or un-approval, ends every session the user had.
+    const endSessions = set.passwordHash !== undefined || set.email !== undefined || set.approved === false;
     let updated: UserRecord | null;
     try {
-      updated = await this.users.update(scope, current._id, set, stamp, event);
+      updated = await this.users.update(scope, current._id, set, stamp, event, endSessions);
     } catch (err) {
       throw emailTaken(err, dto.email ?? current.email);
     }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Scope, V1Auth } from '../common/auth/auth.decorators';
 import type { Principal } from '../common/auth/principal';
@@ -8,6 +8,7 @@ import { CreateUserDto, ReplaceUserCredentialsDto } from './dto/user.dto';
 import { DeleteMessageDto, UserDto, UserListDto, UserMessageDto } from './dto/user-response.dto';
 import { UsersService } from './users.service';
 import { ObjectIdParam } from '../common/http/params';
+import { OffsetPageQueryDto } from '../common/pagination';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 
 /** Vendor portal users (spec §4.4). Shop token only: a merchant token gets 403 here (it has /v2/users). */
@@ -39,10 +40,17 @@ export class UsersV1Controller {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listUsers', summary: 'Every portal user of the shop, newest first' })
+  @ApiOperation({
+    operationId: 'listUsers',
+    summary: "The shop's portal users, newest first, a page at a time",
+    description:
+      'Paged like every v1 list: `limit` 1–250 (default 100), `offset` (default 0); `nextOffset` is null on the ' +
+      'last page, `total` counts every user of the shop.',
+  })
   @ApiOkResponse({ type: UserListDto })
-  list(@Scope() scope: ShopScope): Promise<UserListDto> {
-    return this.users.list(scope);
+  @ApiV1Errors(422)
+  list(@Scope() scope: ShopScope, @Query() page: OffsetPageQueryDto): Promise<UserListDto> {
+    return this.users.list(scope, page);
   }
 
   @Get(':userId')

@@ -17,7 +17,7 @@ import { HOUR } from '../support/test-clock';
 
 /**
  * The audit trail (issue 9): every listed write of a shop, merchant or vendor credential appends
- * `{at, actor, action, resource, before, after, requestId}`; no secret is ever stored; another shop
+ * `{at, actor, action, resource, before, after, requestId, clientRequestId}`; no secret is ever stored; another shop
  * sees none; and a write whose request died before relaying its event gets it from the repair job.
  */
 describe('audit trail (e2e)', () => {
@@ -33,6 +33,7 @@ describe('audit trail (e2e)', () => {
   let userId: string;
   let adjustmentId: string;
   let requestId: string;
+  let ourRequestId: string;
 
   const send = (method: string, path: string, body: unknown, token: string, rid: string = randomUUID()) =>
     t.api.request(method, path, body, { token, headers: { 'x-request-id': rid } });
@@ -73,6 +74,7 @@ describe('audit trail (e2e)', () => {
       requestId,
     );
     vendorId = v.body.vendor._id;
+    ourRequestId = v.headers.get('x-request-id')!;
     await send('PUT', `/v1/vendors/${vendorId}`, { commissionAmount: 12.5 }, shop.token);
     await send('PUT', `/v1/vendors/${vendorId}/address`, { city: 'Bristol' }, shop.token);
     await send('PUT', '/v1/shop/profile', { fields: ['taxId'] }, shop.token);
@@ -182,8 +184,11 @@ describe('audit trail (e2e)', () => {
       resource: { type: 'vendor', id: vendorId },
       before: null,
       after: { vendorName: 'audited', commissionType: 'percentage', commissionAmount: 10, active: true },
-      requestId,
+      // ours (the answer's x-request-id), with the caller's kept apart (issue 18)
+      requestId: ourRequestId,
+      clientRequestId: requestId,
     });
+    expect(ourRequestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Date(created.at).getTime()).toBeGreaterThan(Date.now() - HOUR);
     expect(await one('vendor.update', vendorId)).toMatchObject({
       before: { commissionAmount: 10 },

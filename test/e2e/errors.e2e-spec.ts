@@ -47,11 +47,12 @@ describe('errors, request ids and health (e2e)', () => {
     expect(res.body.error).toContain('property admin should not exist');
   });
 
-  it('echoes a sane x-request-id and generates one otherwise', async () => {
+  it("answers our own request id, never the caller's x-request-id (issue 18)", async () => {
     const given = await t.api.get('/health', { headers: { 'x-request-id': 'req-abc.123' } });
-    expect(given.headers.get('x-request-id')).toBe('req-abc.123');
+    expect(given.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const generated = await t.api.get('/health', { headers: { 'x-request-id': 'bad id with spaces' } });
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(generated.headers.get('x-request-id')).not.toBe(given.headers.get('x-request-id'));
   });
 
   it('liveness and readiness', async () => {

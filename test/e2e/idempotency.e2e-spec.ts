@@ -286,7 +286,12 @@ describe('Idempotency-Key (e2e)', () => {
       expect(again.headers.get('idempotent-replayed')).toBeNull();
       t.clock.advance(DAY + 1000);
       expect(await t.app.get(SystemIdempotencyRepository).purgeExpired(t.clock.now())).toBeGreaterThan(0);
-      const left = await count(IdempotencyRecord.name, { shopId: sid(shop), credentialKind: 'shop', key });
+      const left = await count(IdempotencyRecord.name, {
+        shopId: sid(shop),
+        credentialKind: 'shop',
+        credentialId: shop.shopId,
+        key,
+      });
       expect(left).toBe(0);
     } finally {
       t.clock.reset();

@@ -91,7 +91,7 @@ describe('logs (e2e, built dist/main.js)', () => {
       expect(new Set(routes.map((e) => e.level))).toEqual(new Set(['debug']));
     });
 
-    it('logs the cause of each 4xx once, at info, with the request id', async () => {
+    it("logs the cause of each 4xx once, at info, with our request id and the caller's apart", async () => {
       const missing = await fetch(`${server.url}/nope`, { headers: { 'x-request-id': 'log-e2e-404' } });
       expect(missing.status).toBe(404);
       const denied = await fetch(`${server.url}/v2/vendors`, { headers: { 'x-request-id': 'log-e2e-401' } });
@@ -103,9 +103,11 @@ describe('logs (e2e, built dist/main.js)', () => {
           .map((l) => JSON.parse(l) as Record<string, unknown>)
           .filter((e) => e.reqId === reqId && 'error' in e);
       };
-      expect(await causes('log-e2e-404')).toEqual([
+      // reqId is ours (the answer's x-request-id); the caller's is clientRequestId (issue 18)
+      expect(await causes(missing.headers.get('x-request-id')!)).toEqual([
         expect.objectContaining({
           level: 'info',
+          clientRequestId: 'log-e2e-404',
           method: 'GET',
           url: '/nope',
           statusCode: 404,
@@ -113,9 +115,10 @@ describe('logs (e2e, built dist/main.js)', () => {
           msg: 'GET /nope answered 404: Route not found',
         }),
       ]);
-      expect(await causes('log-e2e-401')).toEqual([
+      expect(await causes(denied.headers.get('x-request-id')!)).toEqual([
         expect.objectContaining({
           level: 'info',
+          clientRequestId: 'log-e2e-401',
           url: '/v2/vendors',
           statusCode: 401,
           error: 'Missing x-access-token header',
@@ -143,7 +146,7 @@ describe('logs (e2e, built dist/main.js)', () => {
         (l) => l.includes('log-e2e-pretty') && l.includes('answered 404'),
       );
       expect(line).toMatch(
-        /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/nope answered 404: Route not found \{.*"reqId":"log-e2e-pretty"/,
+        /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/nope answered 404: Route not found \{.*"reqId":"[0-9a-f-]{36}".*"clientRequestId":"log-e2e-pretty"/,
       );
       expect(server.lines().some((l) => l.startsWith('{'))).toBe(false);
       expect(server.lines().some((l) => l.includes('Mapped {'))).toBe(false);

@@ -157,6 +157,8 @@ describe('users (e2e)', () => {
       expect(res.status).toBe(200);
       expectNoSecrets(res, 'password-a-1', 'password-b-1');
       expect(res.body).toEqual({
+        total: 2,
+        nextOffset: null,
         users: [
           {
             userId: b._id,

@@ -210,12 +210,15 @@ describe('vendor sign-in and vendor tokens (e2e)', () => {
       }
     });
 
-    it('works again once its vendor is reactivated', async () => {
+    it('stays refused once its vendor is reactivated: the user signs in again (issue 18)', async () => {
       const a = await signedIn();
       await t.api.delete(`/v2/vendors/${a.vendorId}`, { token: merchant });
       expect((await t.api.get('/orders', { token: a.token })).status).toBe(401);
       await t.api.patch(`/v2/vendors/${a.vendorId}`, { active: true }, { token: merchant });
-      expect((await t.api.get('/orders', { token: a.token })).status).toBe(200);
+      expect((await t.api.get('/orders', { token: a.token })).status).toBe(401);
+      const again = await signIn({ shopDomain: shop.shopDomain, email: a.email, password: PASSWORD });
+      expect(again.status).toBe(200);
+      expect((await t.api.get('/orders', { token: again.body.data.token })).status).toBe(200);
     });
   });
 

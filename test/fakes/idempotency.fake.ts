@@ -1,28 +1,33 @@
 import { Types } from 'mongoose';
-import type { CredentialKind } from '../../src/common/auth/principal';
 import type { ShopScope } from '../../src/common/tenancy';
 import type { IdempotencyRecord } from '../../src/idempotency/idempotency-record.schema';
-import type { Claim, IdempotencyRepository } from '../../src/idempotency/idempotency.repository';
+import type {
+  Claim,
+  IdempotencyOwner,
+  IdempotencyRepository,
+} from '../../src/idempotency/idempotency.repository';
 
-/** idempotency_keys in memory, with the unique (shop, credential kind, key) index and the conditional writes. */
+/** idempotency_keys in memory, with the unique (shop, credential kind and id, key) index and the conditional writes. */
 export class FakeIdempotencyRepository implements Pick<
   IdempotencyRepository,
   'insert' | 'find' | 'takeOver' | 'complete' | 'release'
 > {
   readonly records: IdempotencyRecord[] = [];
 
-  async insert(scope: ShopScope, kind: CredentialKind, key: string, claim: Claim): Promise<Types.ObjectId> {
-    if (
-      this.records.some(
-        (r) => String(r.shopId) === scope.shopId && r.credentialKind === kind && r.key === key,
-      )
-    )
+  async insert(
+    scope: ShopScope,
+    owner: IdempotencyOwner,
+    key: string,
+    claim: Claim,
+  ): Promise<Types.ObjectId> {
+    if (this.records.some((r) => this.matches(r, scope, owner, key)))
       throw Object.assign(new Error('E11000 duplicate key'), { code: 11000 });
     const _id = new Types.ObjectId();
     this.records.push({
       _id,
       shopId: new Types.ObjectId(scope.shopId),
-      credentialKind: kind,
+      credentialKind: owner.kind,
+      credentialId: owner.id,
       key,
       ...claim,
       state: 'in_progress',
@@ -32,11 +37,18 @@ export class FakeIdempotencyRepository implements Pick<
     return _id;
   }
 
-  async find(scope: ShopScope, kind: CredentialKind, key: string): Promise<IdempotencyRecord | null> {
-    const r = this.records.find(
-      (x) => String(x.shopId) === scope.shopId && x.credentialKind === kind && x.key === key,
-    );
+  async find(scope: ShopScope, owner: IdempotencyOwner, key: string): Promise<IdempotencyRecord | null> {
+    const r = this.records.find((x) => this.matches(x, scope, owner, key));
     return r ? { ...r } : null;
+  }
+
+  private matches(r: IdempotencyRecord, scope: ShopScope, owner: IdempotencyOwner, key: string): boolean {
+    return (
+      String(r.shopId) === scope.shopId &&
+      r.credentialKind === owner.kind &&
+      r.credentialId === owner.id &&
+      r.key === key
+    );
   }
 
   async takeOver(scope: ShopScope, seen: IdempotencyRecord, claim: Claim): Promise<boolean> {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { CommandObserver, OperationCost } from '../../src/database/command-observer';
 import type { TestApp } from './app';
 import type { ApiResponse, RequestOptions } from './http';
@@ -31,12 +30,9 @@ export async function measured(
   body?: unknown,
   opts: RequestOptions = {},
 ): Promise<Measured> {
-  const requestId = `cost-${randomUUID()}`;
-  const res = await t.api.request(method, path, body, {
-    ...opts,
-    headers: { ...(opts.headers ?? {}), 'x-request-id': requestId },
-  });
-  const cost = t.app.get(CommandObserver).costOf(requestId);
+  const res = await t.api.request(method, path, body, opts);
+  // The server's own request id, which it answers in x-request-id and attributes commands to.
+  const cost = t.app.get(CommandObserver).costOf(res.headers.get('x-request-id')!);
   return {
     res,
     cost,

@@ -82,18 +82,21 @@ export const V1Auth = (...kinds: CredentialKind[]) => authDecorators('v1', kinds
 export const V2Auth = (...kinds: CredentialKind[]) => authDecorators('v2', kinds);
 
 /**
- * A sign-in endpoint: attempts per minute per client address and per shop (RATE_LIMIT_SIGN_IN_*),
- * whatever their outcome; past either → 429 with Retry-After. `more` adds to the 429's description.
+ * A sign-in endpoint: attempts per minute per client address (RATE_LIMIT_SIGN_IN_PER_ADDRESS),
+ * whatever their outcome; failed attempts per account and address are counted by the service
+ * (SignInLimiter). Past either → 429 with Retry-After. `more` adds to the 429's description.
  */
 export const SignInLimited = (api: 'v1' | 'v2', more = '') =>
   applyDecorators(
     UseGuards(SignInRateLimitGuard),
     rateLimitedResponse(
       api,
-      'Too many sign-in attempts from this client address or for this shop within a minute' +
+      'Too many sign-in attempts from this client address within a minute, or too many failed attempts for this ' +
+        'account from this client address (5 within 15 minutes, 20 within a day; 1 within 15 minutes while the ' +
+        'account is under attack). A correct credential from another address is never refused for them' +
         (api === 'v2' ? ' (code RATE_LIMITED)' : '') +
         more,
-      'Too many sign-in attempts; try again later',
+      'Too many failed sign-in attempts from this address; try again later',
     ),
   );
 

@@ -13,6 +13,11 @@ export interface Principal {
   keyId?: string;
   /** Shop tokens: the version of the shop API key the token was minted from (`kv`). */
   keyVersion?: number;
+  /**
+   * Vendor tokens: the user's credential version when the token was minted (`cv`); a password or
+   * email change, un-approval or vendor deactivation raises the user's, refusing older tokens.
+   */
+  credentialVersion?: number;
 }
 
 /**

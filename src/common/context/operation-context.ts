@@ -6,9 +6,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * observer, logs) can attribute their work without every signature passing an id along.
  */
 export interface OperationContext {
-  /** The request id (`x-request-id`) or `job:<queue>:<job id>`. */
+  /** Our request id (answered as `x-request-id`) or `job:<queue>:<job id>`. */
   readonly id: string;
   readonly kind: 'http' | 'job';
+  /** The `x-request-id` the caller sent (when sane): theirs, recorded beside ours, never used as ours. */
+  readonly clientRequestId?: string;
   /** A named part of the operation, e.g. `auth` while the credential is checked. */
   readonly phase?: string;
   /**

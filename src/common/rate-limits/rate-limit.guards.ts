@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, type Principal } from '../auth/principal';
 import { RateLimitedError } from '../errors';
+import { addressBucket } from '../http/client-address';
 import { RateLimits, RateLimitState } from './rate-limits.service';
 
 /** The IETF draft's header trio (`RateLimit-Limit`, `-Remaining`, `-Reset` in seconds). */
@@ -37,11 +38,10 @@ export class CredentialRateLimitGuard implements CanActivate {
   }
 }
 
-const MERCHANT_KEY_SHOP = /^mk_live_([0-9a-f]{24})/;
-
 /**
- * Sign-in endpoints: attempts per minute per client address and per shop (the `shopDomain` of the
- * body, or the shop a merchant key names), whatever their outcome.
+ * Sign-in endpoints: attempts per minute per client address (IPv6 by /64; the address Fastify
+ * derives under TRUST_PROXY), whatever their outcome. Failed attempts per account are counted by
+ * the sign-in service (SignInLimiter), per address too: nothing here is shared by all callers.
  */
 @Injectable()
 export class SignInRateLimitGuard implements CanActivate {
@@ -50,19 +50,11 @@ export class SignInRateLimitGuard implements CanActivate {
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     const http = ctx.switchToHttp();
     const req = http.getRequest<FastifyRequest>();
-    const s = await this.limits.consumeSignIn(req.ip, shopOf(req.body));
+    const s = await this.limits.consumeSignIn(addressBucket(req.ip));
     setRateLimitHeaders(http.getResponse<FastifyReply>(), s);
     if (!s.allowed) {
       throw new RateLimitedError(s.resetSeconds, 'Too many sign-in attempts; try again later');
     }
     return true;
   }
-}
-
-function shopOf(body: unknown): string | null {
-  if (!body || typeof body !== 'object') return null;
-  const { shopDomain, apiKey } = body as { shopDomain?: unknown; apiKey?: unknown };
-  if (typeof shopDomain === 'string' && shopDomain.trim()) return `domain:${shopDomain.trim().toLowerCase()}`;
-  const m = typeof apiKey === 'string' ? MERCHANT_KEY_SHOP.exec(apiKey) : null;
-  return m ? `shop:${m[1]}` : null;
 }

@@ -34,7 +34,6 @@ export class RateLimits {
     { limiter: RateLimiterRedis; insurance: RateLimiterMemory }
   >;
   private readonly signInAddress: { limiter: RateLimiterRedis; insurance: RateLimiterMemory };
-  private readonly signInShop: { limiter: RateLimiterRedis; insurance: RateLimiterMemory };
   private lastWarning = 0;
 
   constructor(
@@ -63,7 +62,6 @@ export class RateLimits {
       vendor: make('vendor', cfg.perMinute.vendor),
     };
     this.signInAddress = make('sign-in-address', cfg.signInPerAddress);
-    this.signInShop = make('sign-in-shop', cfg.signInPerShop);
   }
 
   /** One request of a credential (shop id, merchant key id or portal user id). */
@@ -71,15 +69,13 @@ export class RateLimits {
     return this.consume(this.credential[kind], id);
   }
 
-  /** One sign-in attempt: counted per client address and, when known, per shop; the tighter decides. */
-  async consumeSignIn(address: string, shop: string | null): Promise<RateLimitState> {
-    const states = await Promise.all([
-      this.consume(this.signInAddress, address || 'unknown'),
-      ...(shop ? [this.consume(this.signInShop, shop)] : []),
-    ]);
-    const refused = states.filter((s) => !s.allowed);
-    if (refused.length > 0) return refused.sort((a, b) => b.resetSeconds - a.resetSeconds)[0];
-    return states.sort((a, b) => a.remaining - b.remaining)[0];
+  /**
+   * One sign-in attempt, whatever its outcome, counted per client address bucket (IPv6 by /64).
+   * Deliberately not per shop or account: a count every caller adds to would let anyone hold a
+   * shop's sign-in at 429 (failures per account are SignInLimiter's, and count per address).
+   */
+  consumeSignIn(addressBucket: string): Promise<RateLimitState> {
+    return this.consume(this.signInAddress, addressBucket || 'unknown');
   }
 
   private async consume(

@@ -66,7 +66,12 @@ export class UserListItemDto {
   email!: string;
 }
 
+/** The spec's `{users}` list, paged like every v1 list (DESIGN §5): `total` and `nextOffset` added. */
 export class UserListDto {
+  @ApiProperty({ description: 'Users of the shop in all', example: 1 })
+  total!: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'null on the last page', example: null })
+  nextOffset!: number | null;
   @ApiProperty({ type: [UserListItemDto] })
   users!: UserListItemDto[];
 }
