@@ -1,13 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { randomBase62, sameDigest, sha256Hex } from '../common/crypto';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../common/errors';
 import { isDuplicateKeyError } from '../database/duplicate-key';
+import { platformConfig, type PlatformConfig } from '../config/configuration';
+import { normaliseDomain, shopDomainProblem } from './shop-domain';
 import { Shop } from './shop.schema';
 import { ShopsRepository } from './shops.repository';
 
 export const SHOP_API_KEY_PREFIX = 'shpk_';
-const DOMAIN_RE =
-  /^(?=.{3,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
 export interface CreatedShop {
   shopId: string;
@@ -16,22 +16,21 @@ export interface CreatedShop {
   webhookSecret: string;
 }
 
-export function normaliseDomain(domain: string): string {
-  return String(domain ?? '')
-    .trim()
-    .toLowerCase();
-}
+// Re-exported: callers import it from here.
+export { normaliseDomain };
 
 @Injectable()
 export class ShopsService {
-  constructor(private readonly shops: ShopsRepository) {}
+  constructor(
+    private readonly shops: ShopsRepository,
+    @Inject(platformConfig.KEY) private readonly platform: PlatformConfig,
+  ) {}
 
   async create(input: { domain: string; name?: string }): Promise<CreatedShop> {
     const domain = normaliseDomain(input.domain);
-    if (!DOMAIN_RE.test(domain))
-      throw new ValidationError(
-        `domain "${input.domain}" is not a valid host name (e.g. acme.myshopify.com)`,
-      );
+    // The domain is where the store-platform adapter will call: only the platform's hosts.
+    const problem = shopDomainProblem(input.domain, this.platform.shopifyAllowedHosts);
+    if (problem) throw new ValidationError(problem);
     if (await this.shops.findByDomain(domain))
       throw new ConflictError(`A shop with domain ${domain} already exists`, { shopDomain: domain });
     const apiKey = SHOP_API_KEY_PREFIX + randomBase62(40);
