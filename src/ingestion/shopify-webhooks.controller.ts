@@ -23,7 +23,10 @@ export class ShopifyWebhooksController {
       'durably before answering 200 (`GET /v1/webhooks/deliveries/{deliveryId}`); processing happens ' +
       `asynchronously. Topics: ${SUPPORTED_TOPICS.join(', ')}; other topics are acknowledged and ignored. ` +
       'Bad or missing signature, or an unknown shop → 401 and nothing is stored; the database unreachable ' +
-      '→ 503 with Retry-After (nothing acknowledged, so the platform retries).',
+      '→ 503 with Retry-After (nothing acknowledged, so the platform retries). A signed body that does not ' +
+      'fit its topic (e.g. anything but `{id}` under products/delete, an order without `cancelled_at` under ' +
+      'orders/cancelled) → 400, stored as `rejected` and never processed. Unknown shop domains are ' +
+      'remembered for a minute, and an address sending more than 30 a minute for unknown shops → 429.',
   })
   // Lowercase names: the same parameters Nest documents for the @Headers() arguments below.
   @ApiHeader({
@@ -59,7 +62,7 @@ export class ShopifyWebhooksController {
     schema: { type: 'object', additionalProperties: true, example: { id: 5549201834154, line_items: [] } },
   })
   @ApiOkResponse({ type: WebhookAckDto })
-  @ApiV1Errors(400, 401, 413, 422, 503)
+  @ApiV1Errors(400, 401, 413, 422, 429, 503)
   receive(
     @Req() req: RawBodyRequest<FastifyRequest>,
     @Headers('x-shopify-topic') topic?: string,
@@ -73,6 +76,7 @@ export class ShopifyWebhooksController {
       webhookId,
       hmac,
       rawBody: req.rawBody,
+      address: req.ip,
     });
   }
 }
