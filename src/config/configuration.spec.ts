@@ -14,7 +14,12 @@ describe('httpConfig', () => {
     const saved = process.env.CORS_ORIGINS;
     process.env.CORS_ORIGINS = 'https://admin.example.com';
     try {
-      expect(httpConfig()).toEqual({ corsOrigins: ['https://admin.example.com'] });
+      expect(httpConfig()).toEqual({
+        corsOrigins: ['https://admin.example.com'],
+        docsEnabled: true,
+        requestTimeoutMs: 30_000,
+        connectionTimeoutMs: 120_000,
+      });
     } finally {
       if (saved === undefined) delete process.env.CORS_ORIGINS;
       else process.env.CORS_ORIGINS = saved;

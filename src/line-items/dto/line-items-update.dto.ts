@@ -6,7 +6,6 @@ import {
   IsArray,
   IsBoolean,
   IsInt,
-  IsNumber,
   IsObject,
   IsOptional,
   IsString,
@@ -16,23 +15,29 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { IsMoney, MAX_MONEY } from '../../common/http/validators';
 
 export const MAX_UPDATE_ITEMS = 100;
 
 const money = (description: string, example: number) =>
-  ApiPropertyOptional({ type: Number, description: `${description} (rounded half-up to 2 dp)`, example });
-const finite = { allowNaN: false, allowInfinity: false };
+  ApiPropertyOptional({
+    type: Number,
+    description: `${description}; at most 2 decimal places`,
+    minimum: -MAX_MONEY,
+    maximum: MAX_MONEY,
+    example,
+  });
 
 /** The updatable figures of spec §2.4; any other key is refused with 422. */
 export class LineItemFieldsDto {
   @money('Cost of goods of the line; also sets the SKU record’s per-unit cost of goods', 12.5)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   costOfItem?: number;
 
   @money('Commission amount', 4.2)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   commission?: number;
 
   @ApiPropertyOptional({ description: 'Commission plan label', maxLength: 200, example: 'manual:flat:4.2' })
@@ -43,52 +48,52 @@ export class LineItemFieldsDto {
 
   @money('Vendor deduction', 1.5)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   deduction?: number;
 
   @money('Vendor payout; balance and payoutStatus follow it', 30)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   payout?: number;
 
   @money('Shipping amount', 4.99)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   shipping?: number;
 
   @money('Sales amount', 40)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   sales?: number;
 
   @money('Sales after discount', 36)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   salesAfterDiscount?: number;
 
   @money('Tax amount', 3.6)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   tax?: number;
 
   @money('TCS amount', 0.36)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   tcs?: number;
 
   @money('Tax on commissions', 0.76)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   taxOnCommissions?: number;
 
   @money('Global deductions', 0.72)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   totalGlobalDeductions?: number;
 
   @money('Discount amount', 4)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   discount?: number;
 }
 
