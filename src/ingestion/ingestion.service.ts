@@ -106,7 +106,7 @@ export class IngestionService {
     await this.unknownShops.assertMayLookUp(address);
     let shop: WebhookShop;
     try {
-      shop = await this.shops.getByDomain(key);
+      shop = await this.shops.getForWebhooks(key);
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
       await this.unknownShops.recordMiss(key, address, now);
