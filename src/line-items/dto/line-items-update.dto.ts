@@ -218,24 +218,49 @@ export class LineItemUpdateErrorDto {
   error!: string;
 }
 
+/**
+ * The answer. By SKU, at most the first 100 lines (oldest order first) are written before the
+ * answer and reported line by line; a SKU with more lines is finished by a job (`jobId`).
+ */
 export class UpdateLineItemsResponseDto {
   @ApiProperty({ description: 'false when errors is not empty', example: false })
   success!: boolean;
-  @ApiProperty({ description: 'Entries whose fields were written', example: 1 })
+  @ApiProperty({
+    description:
+      'Line items the request matched: by SKU, every line item with that SKU (also those the job handles); ' +
+      'in items mode, the entries whose line item exists',
+    example: 5200,
+  })
+  matched!: number;
+  @ApiProperty({
+    description: 'Entries whose fields were written before the answer (by SKU: among the first 100 lines)',
+    example: 100,
+  })
   updated!: number;
-  @ApiProperty({ description: 'Entries whose recalculation was queued', example: 1 })
+  @ApiProperty({
+    description:
+      'Entries whose recalculation was queued before the answer (by SKU: among the first 100 lines)',
+    example: 100,
+  })
   recalculateQueued!: number;
   @ApiProperty({
     type: String,
     nullable: true,
     description:
-      'The queued recalculation as a job resource: follow it at `GET /v1/jobs/{jobId}`; null when nothing was queued',
+      'The queued work as a job resource, followed at `GET /v1/jobs/{jobId}`: the recalculation, or — by SKU with ' +
+      'more than 100 matched lines — a `line-item-update` job that writes the remaining lines (and recalculates ' +
+      'when asked, the first 100 included); null when nothing was queued',
     example: '6743b1c2d3e4f5a6b7c8d9e0',
   })
   jobId!: string | null;
-  @ApiProperty({ type: [LineItemUpdateResultDto] })
+  @ApiProperty({
+    type: [LineItemUpdateResultDto],
+    maxItems: 100,
+    description: 'One entry per line item written or queued; by SKU at most the first 100 lines',
+  })
   results!: LineItemUpdateResultDto[];
   @ApiProperty({
+    maxItems: 100,
     type: [LineItemUpdateErrorDto],
     example: [{ lineItemId: 13601741586603, orderId: 5549201834154, error: 'Line item not found' }],
   })
