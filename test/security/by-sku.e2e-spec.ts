@@ -15,7 +15,7 @@ describe('security: by-SKU updates are bounded (e2e)', () => {
   let t: TestApp;
   let shop: TestShop;
   let other: TestShop;
-  let orders: Array<Record<string, any>>;
+  let orders: Array<ReturnType<typeof shopifyOrder>>;
 
   beforeAll(async () => {
     t = await startApp();
