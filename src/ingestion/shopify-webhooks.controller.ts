@@ -1,5 +1,7 @@
 import { Controller, Headers, HttpCode, Post, RawBodyRequest, Req } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtension, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { rateLimitedResponse } from '../common/auth/auth.decorators';
+import { NO_RATE_LIMIT_HEADERS } from '../docs/response-headers';
 import type { FastifyRequest } from 'fastify';
 import { ApiV1Errors } from '../common/http/api-errors.decorator';
 import { WebhookAckDto } from './dto/webhook.dto';
@@ -62,7 +64,13 @@ export class ShopifyWebhooksController {
     schema: { type: 'object', additionalProperties: true, example: { id: 5549201834154, line_items: [] } },
   })
   @ApiOkResponse({ type: WebhookAckDto })
-  @ApiV1Errors(400, 401, 413, 422, 429, 503)
+  @ApiV1Errors(400, 401, 413, 422, 503)
+  @ApiExtension(NO_RATE_LIMIT_HEADERS, true)
+  @rateLimitedResponse(
+    'v1',
+    'This address sent more than 30 webhooks a minute for unknown shops (per process); see Retry-After',
+    'Too many webhooks for unknown shops from this address; try again later',
+  )
   receive(
     @Req() req: RawBodyRequest<FastifyRequest>,
     @Headers('x-shopify-topic') topic?: string,
