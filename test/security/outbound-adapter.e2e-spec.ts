@@ -34,6 +34,8 @@ class Recorder {
   }
 }
 
+/** A loopback address per run: shop domains are unique in the database the runs share. */
+const octet = () => 1 + Math.floor(Math.random() * 250);
 const ERROR_ID = /\(errorId [0-9a-f-]{36}\)$/;
 const REMOTE_SECRET = 'REMOTE-INTERNAL-DETAIL-7f3a';
 
@@ -186,7 +188,10 @@ describe('security: the store-platform adapter fetches only the platform (e2e)',
     // A row written before the rule (or by hand): the domain is an IP literal.
     await t.app
       .get<Model<Shop>>(getModelToken(Shop.name))
-      .updateOne({ _id: new Types.ObjectId(s.shopId) }, { $set: { domain: '127.0.0.1' } })
+      .updateOne(
+        { _id: new Types.ObjectId(s.shopId) },
+        { $set: { domain: `127.${octet()}.${octet()}.${octet()}` } },
+      )
       .exec();
     platform.answer = (_req, res) => res.end('{}');
     const res = await fulfil([id], s);
