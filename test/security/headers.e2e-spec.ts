@@ -1,6 +1,9 @@
 import { startApp, TestApp } from '../support/app';
 
-/** Issue 18, item 6: security headers on every answer (API and docs); DOCS_ENABLED=false hides the docs. */
+/**
+ * Issue 18, item 6: security headers on every answer (API and docs); DOCS_ENABLED=false hides the
+ * docs; request and connection timeouts are set.
+ */
 describe('security: headers and docs switch (e2e)', () => {
   let t: TestApp;
 
@@ -46,6 +49,12 @@ describe('security: headers and docs switch (e2e)', () => {
       expect(attrs).toMatch(/src=/);
       expect(body.trim()).toBe('');
     }
+  });
+
+  it('the HTTP server cuts slow requests and idle sockets (Fastify requestTimeout/connectionTimeout)', () => {
+    const server = t.app.getHttpServer() as import('node:http').Server;
+    expect(server.requestTimeout).toBe(30_000);
+    expect(server.timeout).toBe(120_000);
   });
 
   describe('DOCS_ENABLED=false', () => {
