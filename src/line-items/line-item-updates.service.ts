@@ -4,7 +4,7 @@ import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { AuditTrail } from '../audit/audit-trail.service';
 import { skuAudit } from '../commissions/sku-audit';
 import { SkuCommissionsRepository } from '../commissions/sku-commissions.repository';
-import { costOfGoodsPerUnit, payoutState, round2 } from '../common/money';
+import { costOfGoodsPerUnit } from '../common/money';
 import type { ShopScope } from '../common/tenancy';
 import {
   LineItemUpdateErrorDto,
@@ -17,6 +17,7 @@ import type { LineItem } from './line-item.schema';
 import {
   assertValidUpdate,
   FieldValues,
+  guardedFields,
   FROZEN_ERROR,
   NOT_FOUND_ERROR,
   pairKey,
@@ -308,12 +309,4 @@ export class LineItemUpdatesService {
 
 function idOf(e: AuditRecord): Types.ObjectId {
   return new Types.ObjectId(e.resource.id);
-}
-
-/** The write of hand-given figures, valid only while the line is unfrozen and its `paid` unchanged. */
-function guardedFields(line: LineItem, fields: FieldValues): GuardedSet {
-  const set: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(fields)) set[k] = k === 'commissionPlan' ? v : round2(v as number);
-  if (set.payout !== undefined) Object.assign(set, payoutState(set.payout as number, line.paid));
-  return { id: line._id, guard: { frozen: false, paid: line.paid }, set };
 }
