@@ -161,6 +161,31 @@ describe('security: the store-platform adapter fetches only the platform (e2e)',
     }
   });
 
+  it('platform calls of one request run 4 at a time (bounded concurrency under one deadline)', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    platform.answer = (_req, res) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      setTimeout(() => {
+        inFlight--;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ data: { order: null } }));
+      }, 250);
+    };
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push(...(await oneLine()));
+    const started = Date.now();
+    const res = await fulfil(ids);
+    expect(res.body.fulfillments).toHaveLength(10);
+    expect(
+      res.body.fulfillments.every((f: { message: string }) => /does not know order/.test(f.message)),
+    ).toBe(true);
+    expect(platform.hits).toHaveLength(10);
+    expect(peak).toBe(4);
+    expect(Date.now() - started).toBeLessThan(10 * 250);
+  });
+
   it('an IP-literal or non-platform shop domain is refused when the shop is created', async () => {
     const shops = t.app.get(ShopsService);
     for (const domain of [
