@@ -11,6 +11,7 @@ import { CommandObserver } from './database/command-observer';
 import { httpConfig, HttpConfig, loggingConfig } from './config/configuration';
 import { setupSwagger } from './docs/swagger';
 import { installDepthGuard } from './common/http/depth-guard';
+import { installSecurityHeaders } from './common/http/security-headers';
 import { MetricsService } from './ops/metrics.service';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -74,7 +75,11 @@ function childLoggerFactory(
  * incoming `x-request-id` is logged as `clientRequestId` and recorded beside ours in the audit trail.
  */
 export function createAdapter(logger: PinoLogger): FastifyAdapter {
+  const { requestTimeoutMs, connectionTimeoutMs } = httpConfig();
   return new FastifyAdapter({
+    // A client that trickles its request is cut off (slowloris); an idle socket is closed.
+    requestTimeout: requestTimeoutMs,
+    connectionTimeout: connectionTimeoutMs,
     loggerInstance: logger,
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
@@ -93,7 +98,9 @@ export function createAdapter(logger: PinoLogger): FastifyAdapter {
 
 /** Everything that makes an app instance behave like production; shared by main, tests and the OpenAPI export. */
 export async function configureApp(app: NestFastifyApplication): Promise<NestFastifyApplication> {
-  const cors = corsOptions(app.get<HttpConfig>(httpConfig.KEY).corsOrigins);
+  const http = app.get<HttpConfig>(httpConfig.KEY);
+  await installSecurityHeaders(app, http.publicUrl);
+  const cors = corsOptions(http.corsOrigins);
   if (cors) app.enableCors(cors);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
@@ -121,7 +128,8 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
     });
   }
   app.enableShutdownHooks();
-  setupSwagger(app);
+  // DOCS_ENABLED=false: no Swagger UI and no /docs documents (404); openapi/ still has them.
+  if (http.docsEnabled) setupSwagger(app);
   await app.init();
   return app;
 }

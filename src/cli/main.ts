@@ -9,11 +9,17 @@ import { EnvValidationError } from '../config/env.validation';
 import { CliArgs, CliCommand, CliOption, CliUsageError } from './cli-command';
 import { payoutsCommands } from './payouts.commands';
 import { stderrProgress } from './progress';
+import { secretsCommands } from './secrets.commands';
 import { seedCommands } from './seed.commands';
 import { shopCommands } from './shop.commands';
 
 /** Every operator command; feature issues add theirs here. */
-export const COMMANDS: CliCommand[] = [...shopCommands, ...payoutsCommands, ...seedCommands];
+export const COMMANDS: CliCommand[] = [
+  ...shopCommands,
+  ...payoutsCommands,
+  ...seedCommands,
+  ...secretsCommands,
+];
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;

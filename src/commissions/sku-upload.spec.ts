@@ -43,8 +43,31 @@ describe('validateSkuElements', () => {
       'A',
       'commissionRate must not be greater than 100 for a percentage commission',
     ],
-    [{ sku: 'A', costOfGoods: -0.01 }, 'A', 'costOfGoods must be a number >= 0'],
-    [{ sku: 'A', costOfGoods: 'x' }, 'A', 'costOfGoods must be a number >= 0'],
+    [
+      { sku: 'A', costOfGoods: -0.01 },
+      'A',
+      'costOfGoods must be a number >= 0 and <= 1000000000 with at most 2 decimal places',
+    ],
+    [
+      { sku: 'A', costOfGoods: 'x' },
+      'A',
+      'costOfGoods must be a number >= 0 and <= 1000000000 with at most 2 decimal places',
+    ],
+    [
+      { sku: 'A', costOfGoods: 1e300 },
+      'A',
+      'costOfGoods must be a number >= 0 and <= 1000000000 with at most 2 decimal places',
+    ],
+    [
+      { sku: 'A', costOfGoods: 1.001 },
+      'A',
+      'costOfGoods must be a number >= 0 and <= 1000000000 with at most 2 decimal places',
+    ],
+    [
+      { sku: 'A', commissionType: 'flat', commissionRate: 1.001 },
+      'A',
+      'commissionRate must have at most 2 decimal places',
+    ],
     [{ sku: 'A', comissionRate: 5 }, 'A', 'unknown field(s): comissionRate'],
     [
       { sku: 'A', commissionRate: 1, commissionAmount: 2 },
@@ -62,7 +85,7 @@ describe('validateSkuElements', () => {
   it('reports every problem of one element together', () => {
     const { errors } = validateSkuElements([{ sku: 'A', commissionType: 'x', costOfGoods: -1 }]);
     expect(errors[0].error).toBe(
-      'commissionType must be one of percentage, flat; costOfGoods must be a number >= 0',
+      'commissionType must be one of percentage, flat; costOfGoods must be a number >= 0 and <= 1000000000 with at most 2 decimal places',
     );
   });
 });

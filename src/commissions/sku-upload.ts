@@ -1,3 +1,4 @@
+import { isMoney, MAX_MONEY } from '../common/http/validators';
 import type { Types } from 'mongoose';
 import { commissionProblem } from '../vendors/commission-rules';
 import { COMMISSION_TYPES, CommissionType } from '../vendors/vendor.schema';
@@ -84,8 +85,8 @@ export function validateSkuElements(elements: unknown[]): {
     }
 
     const cost = given(e.costOfGoods) ? e.costOfGoods : undefined;
-    if (cost !== undefined && (typeof cost !== 'number' || !Number.isFinite(cost) || cost < 0))
-      problems.push('costOfGoods must be a number >= 0');
+    if (cost !== undefined && !isMoney(cost, { min: 0 }))
+      problems.push(`costOfGoods must be a number >= 0 and <= ${MAX_MONEY} with at most 2 decimal places`);
 
     if (problems.length) {
       errors.push({ index, sku: skuLabel(e.sku), error: problems.join('; ') });

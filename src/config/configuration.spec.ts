@@ -14,7 +14,13 @@ describe('httpConfig', () => {
     const saved = process.env.CORS_ORIGINS;
     process.env.CORS_ORIGINS = 'https://admin.example.com';
     try {
-      expect(httpConfig()).toEqual({ corsOrigins: ['https://admin.example.com'], trustProxy: false });
+      expect(httpConfig()).toEqual({
+        corsOrigins: ['https://admin.example.com'],
+        trustProxy: false,
+        docsEnabled: true,
+        requestTimeoutMs: 30_000,
+        connectionTimeoutMs: 120_000,
+      });
     } finally {
       if (saved === undefined) delete process.env.CORS_ORIGINS;
       else process.env.CORS_ORIGINS = saved;

@@ -46,12 +46,26 @@ export const authConfig = registerAs('auth', () => {
 
 export const mailConfig = registerAs('mail', () => {
   const env = validateEnv(process.env);
-  return { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM };
+  // Invitation mails carry a password: in production the SMTP session must be encrypted (STARTTLS
+  // required on smtp://; smtps:// is TLS from the start).
+  return { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, requireTls: env.NODE_ENV === 'production' };
 });
 
 export const platformConfig = registerAs('platform', () => {
   const env = validateEnv(process.env);
-  return { encryptionKey: env.DATA_ENCRYPTION_KEY, shopifyApiBaseUrl: env.SHOPIFY_API_BASE_URL };
+  return {
+    encryptionKey: env.DATA_ENCRYPTION_KEY,
+    /** The key before the current one, during a rotation (read-only: nothing new is sealed under it). */
+    previousEncryptionKey: env.DATA_ENCRYPTION_KEY_PREVIOUS,
+    shopifyApiBaseUrl: env.SHOPIFY_API_BASE_URL,
+    /** Shop domains allowed besides `<name>.myshopify.com` (exact names or `*.suffix`). */
+    shopifyAllowedHosts: parseList(env.SHOPIFY_ALLOWED_HOSTS).map((h) => h.toLowerCase()),
+    /**
+     * The configured SHOPIFY_API_BASE_URL host may be plain http and loopback/private: always
+     * outside production (local stand-ins), in production only with OUTBOUND_ALLOW_PRIVATE.
+     */
+    allowPrivateBaseUrl: env.NODE_ENV !== 'production' || env.OUTBOUND_ALLOW_PRIVATE,
+  };
 });
 
 /**
@@ -75,8 +89,18 @@ export const httpConfig = registerAs('http', () => {
     publicUrl: env.PUBLIC_URL?.replace(/\/+$/, ''),
     /** Fastify's `trustProxy` (validated): which proxies' X-Forwarded-For gives the client address. */
     trustProxy: parseTrustProxy(env.TRUST_PROXY) ?? false,
+    docsEnabled: env.DOCS_ENABLED,
+    requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+    connectionTimeoutMs: env.HTTP_CONNECTION_TIMEOUT_MS,
   };
 });
+
+function parseList(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+}
 
 export function parseCorsOrigins(raw: string | undefined): string[] {
   return (raw ?? '')

@@ -82,6 +82,54 @@ describe('validateEnv', () => {
   );
 });
 
+describe('validateEnv: hardening (issue 18)', () => {
+  const prod = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) };
+
+  it('refuses DB_COMMAND_CAPTURE_VALUES in production (the capture files would hold data)', () => {
+    expect(() => validateEnv({ ...prod, DB_COMMAND_CAPTURE_VALUES: 'true' })).toThrow(
+      /^Invalid configuration: DB_COMMAND_CAPTURE_VALUES must not be set when NODE_ENV=production/,
+    );
+    expect(validateEnv({ ...prod, DB_COMMAND_CAPTURE_VALUES: 'false' }).DB_COMMAND_CAPTURE_VALUES).toBe(
+      false,
+    );
+    expect(
+      validateEnv({ NODE_ENV: 'test', DB_COMMAND_CAPTURE_VALUES: 'true' }).DB_COMMAND_CAPTURE_VALUES,
+    ).toBe(true);
+  });
+
+  it('defaults: docs on, 30 s request timeout, 120 s connection timeout, no private outbound targets', () => {
+    expect(validateEnv({})).toMatchObject({
+      DOCS_ENABLED: true,
+      HTTP_REQUEST_TIMEOUT_MS: 30_000,
+      HTTP_CONNECTION_TIMEOUT_MS: 120_000,
+      OUTBOUND_ALLOW_PRIVATE: false,
+    });
+    expect(validateEnv({ DOCS_ENABLED: 'false' }).DOCS_ENABLED).toBe(false);
+  });
+
+  it.each(['shops.example.com', '*.shops.example.com', 'a.example.com, *.b.example.org'])(
+    'accepts SHOPIFY_ALLOWED_HOSTS=%s',
+    (value) => expect(validateEnv({ SHOPIFY_ALLOWED_HOSTS: value }).SHOPIFY_ALLOWED_HOSTS).toBe(value),
+  );
+
+  it.each([
+    '127.0.0.1',
+    '10.0.0.1,shops.example.com',
+    '::1',
+    'shops.example.com:443',
+    'https://x.example.com',
+    '*',
+  ])('refuses SHOPIFY_ALLOWED_HOSTS=%s (IP literals, ports, URLs, wildcards alone)', (value) =>
+    expect(() => validateEnv({ SHOPIFY_ALLOWED_HOSTS: value })).toThrow(/SHOPIFY_ALLOWED_HOSTS/),
+  );
+
+  it('checks the previous encryption key like the current one', () => {
+    expect(() => validateEnv({ DATA_ENCRYPTION_KEY_PREVIOUS: 'abc' })).toThrow(
+      /DATA_ENCRYPTION_KEY_PREVIOUS/,
+    );
+  });
+});
+
 describe('queue processors per process role', () => {
   it.each([
     ['api', undefined, true],

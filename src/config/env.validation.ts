@@ -33,6 +33,12 @@ class TrustProxyConstraint implements ValidatorConstraintInterface {
     return 'must be false, a hop count 1-10, or comma-separated proxy addresses/CIDRs (or loopback, linklocal, uniquelocal)';
   }
 }
+/**
+ * `host.example.com` or `*.example.com`, comma-separated. The last label must start with a letter
+ * (top-level domains do), so no IPv4 literal passes; `:` never does, so no IPv6 literal or port.
+ */
+const HOST_PATTERN = String.raw`(\*\.)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?`;
+const ALLOWED_HOSTS_RE = new RegExp(String.raw`^\s*${HOST_PATTERN}(\s*,\s*${HOST_PATTERN})*\s*$`);
 
 const toBool = ({ value }: { value: unknown }) =>
   value === undefined ? undefined : ['1', 'true', 'yes'].includes(String(value).toLowerCase());
@@ -136,6 +142,8 @@ export class EnvironmentVariables {
    * Never in production: the file then holds data.
    */
   @Transform(toBool)
+  @ValidateIf((env: EnvironmentVariables) => env.NODE_ENV === 'production')
+  @IsIn([false], { message: 'must not be set when NODE_ENV=production (the capture files would hold data)' })
   DB_COMMAND_CAPTURE_VALUES = false;
 
   /** Local state directory: the generated development JWT secret (and, for scripts/services.sh, the local services). */
@@ -265,6 +273,52 @@ export class EnvironmentVariables {
   @IsOptional()
   @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' })
   SHOPIFY_API_BASE_URL?: string;
+
+  // --- Hardening (issue 18): outbound calls, secrets at rest, HTTP limits, docs ---
+
+  /**
+   * Shop domains allowed besides `<name>.myshopify.com`: host names or `*.suffix` patterns,
+   * comma-separated (e.g. a custom platform domain). Never IP literals.
+   */
+  @IsOptional()
+  @Matches(ALLOWED_HOSTS_RE, {
+    message: 'must be comma-separated host names or *.suffix patterns (no IP addresses, ports or paths)',
+  })
+  SHOPIFY_ALLOWED_HOSTS?: string;
+
+  /**
+   * Lets the configured SHOPIFY_API_BASE_URL host be reached over http and on a loopback/private
+   * address in production too (outside production it always may: local stand-ins). Never needed
+   * against the real platform.
+   */
+  @Transform(toBool)
+  OUTBOUND_ALLOW_PRIVATE = false;
+
+  /** Previous DATA_ENCRYPTION_KEY during a key rotation: values sealed under it still decrypt until `secrets:rotate` re-encrypts them. */
+  @IsOptional()
+  @Matches(/^[0-9a-fA-F]{64}$/, { message: 'must be 64 hexadecimal characters (32 bytes)' })
+  DATA_ENCRYPTION_KEY_PREVIOUS?: string;
+
+  /** Serve Swagger UI and the JSON/YAML documents under /docs (turn off in production if they must not be public). */
+  @Transform(toBool)
+  DOCS_ENABLED = true;
+
+  /** Longest time a client may take to send a whole request (headers and body), in ms (Fastify requestTimeout). */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  HTTP_REQUEST_TIMEOUT_MS = 30_000;
+
+  /**
+   * A socket idle this long is closed, in ms (Fastify connectionTimeout). Longer than the slowest
+   * handler (a fulfillment request's platform deadline), which sends nothing until it answers.
+   */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  HTTP_CONNECTION_TIMEOUT_MS = 120_000;
 }
 
 export class EnvValidationError extends Error {}

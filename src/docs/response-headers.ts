@@ -5,6 +5,9 @@ import type {
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { operationsOf } from './operations';
 
+/** Operation extension: its 429 carries Retry-After only, no RateLimit-* window headers. */
+export const NO_RATE_LIMIT_HEADERS = 'x-no-ratelimit-headers';
+
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 /** Headers every answer can carry, whatever the route (app.factory.ts: CORS, request ids). */
@@ -84,7 +87,11 @@ export function documentResponseHeaders(doc: OpenAPIObject): void {
     headers: { ...doc.components?.headers, ...COMMON_HEADERS, ...RATE_LIMIT_HEADERS, ...IDEMPOTENCY_HEADERS },
   };
   for (const { op } of operationsOf(doc)) {
-    const limited = '429' in op.responses;
+    // An operation whose 429 is not a credential/sign-in window (the webhook's unknown-shop
+    // throttle: Retry-After only) opts out of the RateLimit-* headers (the marker stays published;
+    // .spectral.yaml's rate-limit rule honours it).
+    const ownLimit = (op as unknown as Record<string, unknown>)[NO_RATE_LIMIT_HEADERS] === true;
+    const limited = '429' in op.responses && !ownLimit;
     const signIn = !op.security?.length;
     const idempotent = (op.parameters ?? []).some((p) => 'name' in p && p.name === 'Idempotency-Key');
     for (const [code, response] of Object.entries(op.responses) as [string, ResponseObject][]) {

@@ -3,7 +3,9 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Types } from 'mongoose';
 import type { AuditRecord } from '../audit/audit-record';
 import { AuditTrail } from '../audit/audit-trail.service';
+import { forEachBounded } from '../common/async/bounded';
 import { Clock } from '../common/clock/clock';
+import { ValidationError } from '../common/errors';
 import { nextOffset } from '../common/pagination';
 import { ShopScope, toObjectId } from '../common/tenancy';
 import { LineItemFulfillment } from '../line-items/line-item.schema';
@@ -24,8 +26,21 @@ import { PlatformLineOutcome } from './platform/store-platform';
 import { StorePlatforms } from './platform/store-platforms';
 import { ShopPlatformService } from './shop-platform.service';
 
-/** A claim older than this belongs to a request that died; another request may take the line. */
-export const FULFILLMENT_CLAIM_TTL_MS = 2 * 60 * 1000;
+/** Distinct orders one request may fulfil (each costs at least two platform calls). */
+export const MAX_ORDERS_PER_FULFILLMENT = 50;
+/** Platform calls of one request running at once. */
+export const FULFILLMENT_CONCURRENCY = 4;
+/**
+ * The request's overall budget for platform calls: no call starts after it and none outlives it
+ * (each call's own timeout is cut to what is left), so the request ends shortly after it.
+ */
+export const FULFILLMENT_DEADLINE_MS = 60_000;
+/**
+ * A claim older than this belongs to a request that died; another request may take the line. Twice
+ * the deadline: a live request (deadline plus its database writes) always finishes well within it,
+ * so no second request can claim a line the first still works on.
+ */
+export const FULFILLMENT_CLAIM_TTL_MS = 2 * FULFILLMENT_DEADLINE_MS;
 
 export const FULFILLMENT_MESSAGES = {
   notFound: 'Line item not found',
@@ -34,6 +49,8 @@ export const FULFILLMENT_MESSAGES = {
   busy: 'Line item is being fulfilled by another request; try again shortly',
   cancelled: 'The order of this line item is cancelled',
   unreachable: 'The store platform could not be asked; nothing was fulfilled, try again',
+  outOfTime:
+    'Not attempted: the request reached its time limit before this order; nothing was fulfilled, try again',
 } as const;
 
 @Injectable()
@@ -94,6 +111,15 @@ export class FulfillmentsService {
       new Date(now.getTime() - FULFILLMENT_CLAIM_TTL_MS),
     );
     const rows = new Map((await this.lineItems.findFulfillable(scope, ids)).map((r) => [String(r._id), r]));
+    const orders = new Set([...rows.values()].map((r) => r.orderId));
+    if (orders.size > MAX_ORDERS_PER_FULFILLMENT) {
+      // Checked after the claim so the common case stays one write and one read; undone at once.
+      await this.lineItems.releaseClaims(scope, ids, lockId);
+      throw new ValidationError(
+        `lineItemsToFulfill spans ${orders.size} orders; at most ${MAX_ORDERS_PER_FULFILLMENT} orders per request`,
+        { orders: orders.size, maxOrders: MAX_ORDERS_PER_FULFILLMENT },
+      );
+    }
     const claimed: FulfillableLineItem[] = [];
     const cancelled: Types.ObjectId[] = [];
     for (const [key, i] of firstIndex) {
@@ -127,15 +153,24 @@ export class FulfillmentsService {
         event: AuditRecord | null;
       }> = [];
       const failed: Types.ObjectId[] = [];
-      for (const [orderId, lines] of byOrder) {
+      const deadline = Date.now() + FULFILLMENT_DEADLINE_MS;
+      await forEachBounded([...byOrder], FULFILLMENT_CONCURRENCY, async ([orderId, lines]) => {
         let outcomes: PlatformLineOutcome[];
         try {
-          outcomes = await adapter.createFulfillment({
-            shop,
-            orderId,
-            lines: lines.map((l) => ({ lineItemId: l.lineItemId, quantity: l.quantity })),
-            tracking,
-          });
+          outcomes =
+            Date.now() >= deadline
+              ? lines.map((l) => ({
+                  lineItemId: l.lineItemId,
+                  ok: false,
+                  message: FULFILLMENT_MESSAGES.outOfTime,
+                }))
+              : await adapter.createFulfillment({
+                  shop,
+                  orderId,
+                  lines: lines.map((l) => ({ lineItemId: l.lineItemId, quantity: l.quantity })),
+                  tracking,
+                  deadline,
+                });
         } catch (err) {
           if (!(err instanceof StorePlatformUnavailable)) {
             this.logger.error(
@@ -179,7 +214,7 @@ export class FulfillmentsService {
             error(i, outcome && !outcome.ok ? outcome.message : FULFILLMENT_MESSAGES.unreachable);
           }
         }
-      }
+      });
       const all = await this.lineItems.recordFulfilled(scope, done, lockId, stamp);
       await this.audit.commit(
         scope,

@@ -26,7 +26,9 @@ export class FulfillmentsV1Controller {
     description:
       'Each id reports on its own (`success` or `error`: unknown id, already fulfilled, cancelled order, ' +
       'store platform refusal); a failed item never changes the HTTP status. The platform is the shop’s ' +
-      '(`PUT /v1/shop/platform`): `local` by default.',
+      '(`PUT /v1/shop/platform`): `local` by default. At most 50 distinct orders per request (more → 422, ' +
+      'nothing claimed); platform calls run 4 at a time under a 60 s budget for the whole request, and an ' +
+      'order not reached within it reports an error (nothing fulfilled for it, safe to send again).',
   })
   @ApiOkResponse({ type: FulfillmentResultsDto })
   @Idempotent('v1')

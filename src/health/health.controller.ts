@@ -23,13 +23,15 @@ export class HealthController {
   })
   @ApiOkResponse({ type: ReadinessDto })
   @ApiServiceUnavailableResponse({
-    description: 'MongoDB or Redis does not answer (or the process is shutting down)',
+    description:
+      'MongoDB or Redis does not answer (or the process is shutting down); the dependency is named with ' +
+      '`unreachable` or `no answer in time`, never the driver’s error text',
     type: ReadinessDto,
     example: {
       status: 'error',
       info: { redis: { status: 'up' } },
-      error: { mongodb: { status: 'down', message: 'timeout' } },
-      details: { mongodb: { status: 'down', message: 'timeout' }, redis: { status: 'up' } },
+      error: { mongodb: { status: 'down', message: 'unreachable' } },
+      details: { mongodb: { status: 'down', message: 'unreachable' }, redis: { status: 'up' } },
     },
   })
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessDto> {

@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import Redis from 'ioredis';
 import type { Connection } from 'mongoose';
-import { withTimeout } from '../common/async/timeout';
+import { TimeoutError, withTimeout } from '../common/async/timeout';
 import { REDIS } from '../redis/redis.module';
 
 const CHECK_TIMEOUT_MS = 1500;
@@ -16,10 +16,14 @@ export interface Readiness {
 
 /**
  * Whether MongoDB and Redis answer a ping now (each within 1.5 s), on every call: no cached
- * verdict, so readiness goes down and comes back up with the services, without a restart.
+ * verdict, so readiness goes down and comes back up with the services, without a restart. A down
+ * dependency is named with one of our own words (`unreachable`, `no answer in time`); the driver's
+ * error text goes to the log only.
  */
 @Injectable()
 export class ReadinessService {
+  private readonly logger = new Logger('Readiness');
+
   constructor(
     @InjectConnection() private readonly connection: Connection,
     @Inject(REDIS) private readonly redis: Redis,
@@ -36,7 +40,10 @@ export class ReadinessService {
           await withTimeout(ping(), CHECK_TIMEOUT_MS, name);
           return [name, null] as const;
         } catch (err) {
-          return [name, (err as Error)?.message ?? 'unreachable'] as const;
+          // The driver's text (host names, addresses, credentials in a URI) is logged, never answered.
+          const message = err instanceof TimeoutError ? 'no answer in time' : 'unreachable';
+          this.logger.warn({ dependency: name, err: (err as Error)?.message }, `Readiness: ${name} is down`);
+          return [name, message] as const;
         }
       }),
     );

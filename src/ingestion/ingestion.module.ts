@@ -4,7 +4,9 @@ import { LineItemsModule } from '../line-items/line-items.module';
 import { OrdersDataModule } from '../orders/orders-data.module';
 import { ProductsModule } from '../products/products.module';
 import { ShopsModule } from '../shops/shops.module';
+import { DeliveryRejectionsRepository } from './delivery-rejections.repository';
 import { IngestionService } from './ingestion.service';
+import { UnknownShopGuard } from './unknown-shop-guard';
 import { ShopifyWebhooksController } from './shopify-webhooks.controller';
 import { SystemDeliveriesRepository } from './system-deliveries.repository';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -35,6 +37,8 @@ import { WebhookProcessingService } from './webhook-processing.service';
     WebhookDeliveriesRepository,
     SystemDeliveriesRepository,
     WebhookDeliveriesService,
+    UnknownShopGuard,
+    DeliveryRejectionsRepository,
   ],
   exports: [IngestionService, WebhookInbox, SystemDeliveriesRepository],
 })

@@ -4,6 +4,11 @@ import { NotFoundError, UnauthorizedError, ValidationError } from '../common/err
 import { shopScope } from '../common/tenancy';
 import { ShopsService } from '../shops/shops.service';
 import { WebhookAckDto } from './dto/webhook.dto';
+import { BadRequestError } from '../common/errors';
+import { Clock } from '../common/clock/clock';
+import { DeliveryRejectionsRepository } from './delivery-rejections.repository';
+import { topicShapeProblem } from './topic-shapes';
+import { UnknownShopGuard } from './unknown-shop-guard';
 import { WebhookInbox } from './webhook-inbox.service';
 import { SUPPORTED_TOPICS } from './webhook-topics';
 
@@ -13,6 +18,8 @@ export interface IncomingWebhook {
   webhookId?: string;
   hmac?: string;
   rawBody?: Buffer;
+  /** The client address (unknown-shop throttling). */
+  address?: string;
 }
 
 const SIGNATURE_ERROR = 'Webhook signature verification failed';
@@ -45,11 +52,14 @@ export class IngestionService {
   constructor(
     private readonly shops: ShopsService,
     private readonly inbox: WebhookInbox,
+    private readonly unknownShops: UnknownShopGuard,
+    private readonly rejections: DeliveryRejectionsRepository,
+    private readonly clock: Clock,
   ) {}
 
   async receive(w: IncomingWebhook): Promise<WebhookAckDto> {
     if (!w.shopDomain || !w.hmac || !w.rawBody) throw new UnauthorizedError(SIGNATURE_ERROR);
-    const shop = await this.knownShop(w.shopDomain);
+    const shop = await this.knownShop(w.shopDomain, w.address ?? '');
     // An unknown shop answers exactly like a bad signature.
     if (!shop || !signatureMatches(shop.webhookSecret, w.rawBody, w.hmac))
       throw new UnauthorizedError(SIGNATURE_ERROR);
@@ -61,6 +71,22 @@ export class IngestionService {
     const webhookId =
       w.webhookId?.trim() ||
       'body-' + createHash('sha256').update(w.topic).update('\0').update(w.rawBody).digest('hex');
+    // The signature covers the body, not the topic header: a body must fit its topic.
+    const mismatch = topicShapeProblem(w.topic, w.rawBody);
+    if (mismatch) {
+      await this.rejections.insertRejected(
+        shopScope(String(shop._id)),
+        {
+          shopDomain: shop.domain,
+          topic: w.topic,
+          webhookId,
+          receivedAt: this.clock.now(),
+          payload: w.rawBody.toString('utf8'),
+        },
+        mismatch,
+      );
+      throw new BadRequestError(mismatch);
+    }
     const { deliveryId } = await this.inbox.accept(shopScope(String(shop._id)), {
       shopDomain: shop.domain,
       topic: w.topic,
@@ -71,17 +97,20 @@ export class IngestionService {
   }
 
   /** The shop of a domain (cached briefly); null when there is none. Database errors propagate. */
-  private async knownShop(domain: string): Promise<WebhookShop | null> {
+  private async knownShop(domain: string, address: string): Promise<WebhookShop | null> {
     const key = domain.trim().toLowerCase();
     const now = Date.now();
     const hit = this.shopCache.get(key);
     if (hit && hit.until > now) return hit.shop;
+    if (this.unknownShops.isKnownUnknown(key, now)) return null;
+    await this.unknownShops.assertMayLookUp(address);
     let shop: WebhookShop;
     try {
-      shop = await this.shops.getByDomain(key);
+      shop = await this.shops.getForWebhooks(key);
     } catch (err) {
-      if (err instanceof NotFoundError) return null;
-      throw err;
+      if (!(err instanceof NotFoundError)) throw err;
+      await this.unknownShops.recordMiss(key, address, now);
+      return null;
     }
     if (this.shopCache.size > 10_000) this.shopCache.clear();
     this.shopCache.set(key, { shop, until: now + SHOP_CACHE_MS });

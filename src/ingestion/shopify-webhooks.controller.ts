@@ -1,5 +1,7 @@
 import { Controller, Headers, HttpCode, Post, RawBodyRequest, Req } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtension, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { rateLimitedResponse } from '../common/auth/auth.decorators';
+import { NO_RATE_LIMIT_HEADERS } from '../docs/response-headers';
 import type { FastifyRequest } from 'fastify';
 import { ApiV1Errors } from '../common/http/api-errors.decorator';
 import { WebhookAckDto } from './dto/webhook.dto';
@@ -23,7 +25,10 @@ export class ShopifyWebhooksController {
       'durably before answering 200 (`GET /v1/webhooks/deliveries/{deliveryId}`); processing happens ' +
       `asynchronously. Topics: ${SUPPORTED_TOPICS.join(', ')}; other topics are acknowledged and ignored. ` +
       'Bad or missing signature, or an unknown shop → 401 and nothing is stored; the database unreachable ' +
-      '→ 503 with Retry-After (nothing acknowledged, so the platform retries).',
+      '→ 503 with Retry-After (nothing acknowledged, so the platform retries). A signed body that does not ' +
+      'fit its topic (e.g. anything but `{id}` under products/delete, an order without `cancelled_at` under ' +
+      'orders/cancelled) → 400, stored as `rejected` and never processed. Unknown shop domains are ' +
+      'remembered for a minute, and an address sending more than 30 a minute for unknown shops → 429.',
   })
   // Lowercase names: the same parameters Nest documents for the @Headers() arguments below.
   @ApiHeader({
@@ -60,6 +65,12 @@ export class ShopifyWebhooksController {
   })
   @ApiOkResponse({ type: WebhookAckDto })
   @ApiV1Errors(400, 401, 413, 422, 503)
+  @ApiExtension(NO_RATE_LIMIT_HEADERS, true)
+  @rateLimitedResponse(
+    'v1',
+    'This address sent more than 30 webhooks a minute for unknown shops (per process); see Retry-After',
+    'Too many webhooks for unknown shops from this address; try again later',
+  )
   receive(
     @Req() req: RawBodyRequest<FastifyRequest>,
     @Headers('x-shopify-topic') topic?: string,
@@ -73,6 +84,7 @@ export class ShopifyWebhooksController {
       webhookId,
       hmac,
       rawBody: req.rawBody,
+      address: req.ip,
     });
   }
 }

@@ -4,8 +4,10 @@ import { Types } from 'mongoose';
 /**
  * received → processed, or → failed (a payload that can never be processed at once; others after
  * the last automatic attempt). A failed delivery goes back to received when an operator retries it.
+ * rejected: signed, but its body does not fit its topic (topic-shapes.ts); stored for inspection
+ * only, never processed or retried.
  */
-export const DELIVERY_STATES = ['received', 'processed', 'failed'] as const;
+export const DELIVERY_STATES = ['received', 'processed', 'failed', 'rejected'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 /**

@@ -1,7 +1,8 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types } from 'mongoose';
 
-export const JOB_TYPES = ['recalculation'] as const;
+/** `line-item-update`: the part of a by-SKU line item update done after the answer. */
+export const JOB_TYPES = ['recalculation', 'line-item-update'] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
 /** queued → running (a part started) → completed, or failed when any part failed for good. */

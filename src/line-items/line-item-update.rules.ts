@@ -1,3 +1,6 @@
+import { payoutState, round2 } from '../common/money';
+import type { LineItem } from './line-item.schema';
+import type { GuardedSet } from './line-item-views';
 import { ValidationError } from '../common/errors';
 import {
   LineItemFieldsDto,
@@ -58,4 +61,12 @@ export function assertValidUpdate(body: UpdateLineItemsDto): void {
   if (Object.keys(presentFields(body.fields)).length === 0 && body.recalculate !== true) {
     throw new ValidationError('fields is required unless recalculate is true');
   }
+}
+
+/** The write of hand-given figures, valid only while the line is unfrozen and its `paid` unchanged. */
+export function guardedFields(line: LineItem, fields: FieldValues): GuardedSet {
+  const set: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(fields)) set[k] = k === 'commissionPlan' ? v : round2(v as number);
+  if (set.payout !== undefined) Object.assign(set, payoutState(set.payout as number, line.paid));
+  return { id: line._id, guard: { frozen: false, paid: line.paid }, set };
 }

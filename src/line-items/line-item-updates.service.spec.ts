@@ -8,7 +8,7 @@ import { FakeLineItemsRepository, FakeSummaries, lineItem } from '../../test/fak
 import { FakeSkuCommissionsRepository, FakeVendorsRepository } from '../../test/fakes/vendors.fake';
 import type { SkuCommissionsRepository } from '../commissions/sku-commissions.repository';
 import { ValidationError } from '../common/errors';
-import { Jobs } from '../queues/jobs';
+import { Jobs, type SkuUpdateJobData } from '../queues/jobs';
 import type { ShopsService } from '../shops/shops.service';
 import type { VendorsRepository } from '../vendors/vendors.repository';
 import type { UpdateLineItemsDto } from './dto/line-items-update.dto';
@@ -17,6 +17,7 @@ import { LineItemUpdatesService } from './line-item-updates.service';
 import type { LineItemsRepository } from './line-items.repository';
 import type { OrderSummaryRefresher } from './order-summary.refresher';
 import { RecalculationService } from './recalculation.service';
+import { SkuUpdateRunner } from './sku-update.runner';
 
 describe('LineItemUpdatesService (repositories faked)', () => {
   let lineItems: FakeLineItemsRepository;
@@ -24,6 +25,8 @@ describe('LineItemUpdatesService (repositories faked)', () => {
   let summaries: FakeSummaries;
   let queue: FakeQueue;
   let updates: LineItemUpdatesService;
+  let jobs: FakeJobs;
+  let runner: SkuUpdateRunner;
 
   beforeEach(() => {
     lineItems = new FakeLineItemsRepository();
@@ -39,7 +42,7 @@ describe('LineItemUpdatesService (repositories faked)', () => {
       asReal<LineItemsRepository>(lineItems),
       pricing,
       asReal<OrderSummaryRefresher>(summaries),
-      asReal<JobsService>(new FakeJobs()),
+      asReal<JobsService>((jobs = new FakeJobs())),
       asReal<Queue>(queue),
     );
     updates = new LineItemUpdatesService(
@@ -48,6 +51,13 @@ describe('LineItemUpdatesService (repositories faked)', () => {
       recalculation,
       asReal<OrderSummaryRefresher>(summaries),
       fakeAuditTrail(new FixedClock()),
+    );
+    runner = new SkuUpdateRunner(
+      asReal<LineItemsRepository>(lineItems),
+      updates,
+      recalculation,
+      asReal<OrderSummaryRefresher>(summaries),
+      asReal<JobsService>(jobs),
     );
   });
 
@@ -60,6 +70,7 @@ describe('LineItemUpdatesService (repositories faked)', () => {
     });
     expect(res).toEqual({
       success: true,
+      matched: 1,
       updated: 1,
       recalculateQueued: 0,
       jobId: null,
@@ -147,6 +158,40 @@ describe('LineItemUpdatesService (repositories faked)', () => {
     expect(lineItems.docs.map((d) => d.costOfItem)).toEqual([9, 9, 0]);
     expect(skus.records.get('MUG')?.costOfGoods).toBe(4.5);
     expect(summaries.refreshed).toEqual([[1, 2]]);
+  });
+
+  it('by SKU over 100 lines: writes and answers the first 100, a job writes the rest page by page', async () => {
+    const base = Date.parse('2026-11-01T00:00:00Z');
+    for (let i = 0; i < 2350; i++)
+      lineItems.add(
+        lineItem({
+          orderId: 1000 + i,
+          lineItemId: 5000 + i,
+          sku: 'BIG',
+          quantity: i === 2349 ? 4 : 1,
+          orderCreatedAt: new Date(base + i * 60_000),
+          frozen: i === 3 || i === 1500,
+        }),
+      );
+    const res = await update({ bySku: 'BIG', fields: { deduction: 1.25, costOfItem: 10 } });
+    expect(res).toMatchObject({ success: false, matched: 2350, updated: 99, recalculateQueued: 0 });
+    expect(res.results).toHaveLength(99);
+    expect(res.errors).toEqual([
+      { orderId: 1003, lineItemId: 5003, error: 'Line item is frozen (paid out) and was skipped' },
+    ]);
+    expect(res.jobId).toEqual(expect.any(String));
+    // only the first 100 written before the answer; no SKU cost yet (the newest line is the job's)
+    expect(lineItems.docs.filter((d) => d.deduction === 1.25)).toHaveLength(99);
+    expect(skus.records.get('BIG')).toBeUndefined();
+    const [data] = queue.named(Jobs.SkuUpdate) as SkuUpdateJobData[];
+    expect(data).toMatchObject({ jobId: res.jobId, sku: 'BIG', recalcIds: [], recalculate: false });
+    expect(jobs.jobs.get(res.jobId!)).toMatchObject({ total: 2250, parts: 1 });
+
+    await runner.run(SHOP, data, { final: true });
+    expect(lineItems.docs.filter((d) => d.deduction === 1.25)).toHaveLength(2348);
+    expect(lineItems.docs.filter((d) => d.frozen).every((d) => d.deduction !== 1.25)).toBe(true);
+    expect(skus.records.get('BIG')?.costOfGoods).toBe(2.5); // 10 ÷ 4, from the newest line
+    expect(jobs.jobs.get(res.jobId!)).toMatchObject({ state: 'completed', done: 2250, failed: 0 });
   });
 
   it.each([

@@ -4,7 +4,7 @@ import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { AuditTrail } from '../audit/audit-trail.service';
 import { skuAudit } from '../commissions/sku-audit';
 import { SkuCommissionsRepository } from '../commissions/sku-commissions.repository';
-import { costOfGoodsPerUnit, payoutState, round2 } from '../common/money';
+import { costOfGoodsPerUnit } from '../common/money';
 import type { ShopScope } from '../common/tenancy';
 import {
   LineItemUpdateErrorDto,
@@ -17,6 +17,7 @@ import type { LineItem } from './line-item.schema';
 import {
   assertValidUpdate,
   FieldValues,
+  guardedFields,
   FROZEN_ERROR,
   NOT_FOUND_ERROR,
   pairKey,
@@ -30,6 +31,12 @@ import { RecalculationService } from './recalculation.service';
 
 /** Up to this many orders, a by-SKU field write refreshes their summaries before answering. */
 const SYNC_REFRESH_LIMIT = 200;
+/**
+ * A by-SKU update writes (and answers per line for) at most this many lines, oldest order first;
+ * the rest of the SKU's lines are written by a job (`jobId`), so the answer and the request's
+ * memory stay bounded however many lines a SKU has.
+ */
+export const BY_SKU_INLINE_LINES = 100;
 
 /** POST /v1/lineitems/update: hand-written figures and queued recalculation (spec §4.2). */
 @Injectable()
@@ -125,7 +132,15 @@ export class LineItemUpdatesService {
         written.map((p) => p.line.orderId),
       );
     }
-    return { success: errors.length === 0, updated, recalculateQueued: queued, jobId, results, errors };
+    return {
+      success: errors.length === 0,
+      matched: results.length + errors.filter((e) => e.error !== NOT_FOUND_ERROR).length,
+      updated,
+      recalculateQueued: queued,
+      jobId,
+      results,
+      errors,
+    };
   }
 
   private async updateBySku(
@@ -135,7 +150,11 @@ export class LineItemUpdatesService {
     recalc: boolean,
     stamp: AuditStamp | null,
   ): Promise<UpdateLineItemsResponseDto> {
-    const matched = await this.lineItems.findBySku(scope, sku);
+    // One line more than answered inline tells whether a job must do the rest.
+    const firstLines = await this.lineItems.findBySkuPage(scope, sku, null, BY_SKU_INLINE_LINES + 1);
+    const more = firstLines.length > BY_SKU_INLINE_LINES;
+    const matched = more ? firstLines.slice(0, BY_SKU_INLINE_LINES) : firstLines;
+    const matchedCount = more ? await this.lineItems.countBySku(scope, sku) : matched.length;
     const hasFields = Object.keys(fields).length > 0;
     const frozenNow = hasFields
       ? await this.writeFields(
@@ -154,6 +173,29 @@ export class LineItemUpdatesService {
         accepted.push(l);
         results.push({ ...ids, status: statusOf(hasFields, recalc) });
       }
+    }
+    if (more) {
+      const last = matched[matched.length - 1];
+      const jobId = await this.recalculation.queueSkuUpdate(scope, {
+        sku,
+        fields,
+        recalculate: recalc,
+        recalcIds: recalc ? accepted.map((l) => String(l._id)) : [],
+        after: { orderCreatedAt: last.orderCreatedAt.toISOString(), id: String(last._id) },
+        remaining: matchedCount - matched.length,
+        stamp,
+      });
+      if (hasFields && accepted.length > 0)
+        await this.summaries.refresh(scope, [...new Set(accepted.map((l) => l.orderId))]);
+      return {
+        success: errors.length === 0,
+        matched: matchedCount,
+        updated: hasFields ? accepted.length : 0,
+        recalculateQueued: recalc ? accepted.length : 0,
+        jobId,
+        results,
+        errors,
+      };
     }
     if (fields.costOfItem !== undefined) {
       // The SKU's per-unit cost comes from the newest matched line (quantity 1 when none matched).
@@ -174,6 +216,7 @@ export class LineItemUpdatesService {
     }
     return {
       success: errors.length === 0,
+      matched: matchedCount,
       updated: hasFields ? accepted.length : 0,
       recalculateQueued: recalc ? accepted.length : 0,
       jobId,
@@ -187,7 +230,7 @@ export class LineItemUpdatesService {
    * line items that are not frozen, guarded against the payout engine. Returns the ids that turned
    * out frozen meanwhile (reported as skipped); other lost races are retried once from a fresh read.
    */
-  private async writeFields(
+  async writeFields(
     scope: ShopScope,
     plans: Array<{ line: LineItem; fields: FieldValues }>,
     stamp: AuditStamp | null,
@@ -248,7 +291,7 @@ export class LineItemUpdatesService {
   }
 
   /** Per-unit costs of goods on the SKU records, each change with its event. */
-  private async setCosts(
+  async setCosts(
     scope: ShopScope,
     entries: Array<{ sku: string; costOfGoods: number }>,
     stamp: AuditStamp | null,
@@ -266,12 +309,4 @@ export class LineItemUpdatesService {
 
 function idOf(e: AuditRecord): Types.ObjectId {
   return new Types.ObjectId(e.resource.id);
-}
-
-/** The write of hand-given figures, valid only while the line is unfrozen and its `paid` unchanged. */
-function guardedFields(line: LineItem, fields: FieldValues): GuardedSet {
-  const set: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(fields)) set[k] = k === 'commissionPlan' ? v : round2(v as number);
-  if (set.payout !== undefined) Object.assign(set, payoutState(set.payout as number, line.paid));
-  return { id: line._id, guard: { frozen: false, paid: line.paid }, set };
 }

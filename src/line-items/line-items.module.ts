@@ -14,6 +14,7 @@ import { OrderIngestionService } from './order-ingestion.service';
 import { OrderSummaryRefresher } from './order-summary.refresher';
 import { PlatformFulfillmentsService } from './platform-fulfillments.service';
 import { RecalculationService } from './recalculation.service';
+import { SkuUpdateRunner } from './sku-update.runner';
 
 /**
  * Calculated line items: one use-case service per write path (order ingestion, platform
@@ -38,6 +39,7 @@ import { RecalculationService } from './recalculation.service';
     PlatformFulfillmentsService,
     LineItemUpdatesService,
     RecalculationService,
+    SkuUpdateRunner,
   ],
   exports: [
     LineItemsRepository,
@@ -45,6 +47,7 @@ import { RecalculationService } from './recalculation.service';
     OrderIngestionService,
     PlatformFulfillmentsService,
     RecalculationService,
+    SkuUpdateRunner,
   ],
 })
 export class LineItemsModule {}

@@ -79,13 +79,32 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
     return rows.filter((r) => wanted.has(`${r.orderId}:${r.lineItemId}`));
   }
 
-  /** Every line item of the shop with this SKU, oldest order first. */
-  findBySku(scope: ShopScope, sku: string): Promise<LineItem[]> {
+  /**
+   * One page of a SKU's lines in (orderCreatedAt, _id) order after a cursor (keyset paging on the
+   * `{shopId, sku, orderCreatedAt, _id}` index): the by-SKU update reads a bounded number at a time.
+   */
+  findBySkuPage(
+    scope: ShopScope,
+    sku: string,
+    after: { orderCreatedAt: Date; _id: Types.ObjectId } | null,
+    limit: number,
+  ): Promise<LineItem[]> {
+    const cursor = after
+      ? anyOf([
+          { orderCreatedAt: { $gt: after.orderCreatedAt } },
+          { orderCreatedAt: after.orderCreatedAt, _id: { $gt: after._id } },
+        ])
+      : {};
     return this.model
-      .find(this.scoped(scope, { sku }))
+      .find(this.scoped(scope, { sku, ...cursor }))
       .sort({ orderCreatedAt: 1, _id: 1 })
+      .limit(limit)
       .lean<LineItem[]>()
       .exec();
+  }
+
+  countBySku(scope: ShopScope, sku: string): Promise<number> {
+    return this.model.countDocuments(this.scoped(scope, { sku })).exec();
   }
 
   findByIds(scope: ShopScope, ids: Types.ObjectId[]): Promise<LineItem[]> {

@@ -8,7 +8,8 @@ import { payoutState } from '../common/money';
 import { OperationContexts } from '../common/context/operation-context';
 import { ShopScope, toObjectId } from '../common/tenancy';
 import { JobsService } from '../jobs/jobs.service';
-import { jobEntry, Jobs, Queues, RecalculateJobData } from '../queues/jobs';
+import type { AuditStamp } from '../audit/audit-record';
+import { addJob, jobEntry, Jobs, Queues, RecalculateJobData, SkuUpdateJobData } from '../queues/jobs';
 import { ConcurrentLineItemChange } from './concurrent-line-item-change';
 import { LineItemPricing, reprice } from './line-item-pricing';
 import { isPayoutRow } from './line-item.schema';
@@ -59,6 +60,44 @@ export class RecalculationService {
     } catch (err) {
       await this.jobs
         .failToQueue(scope, jobId, 'The recalculation could not be queued (the job queue is unavailable)')
+        .catch(() => undefined);
+      throw err;
+    }
+    return jobId;
+  }
+
+  /**
+   * Queues the rest of a by-SKU update as one job resource (`line-item-update`, one part): its total
+   * is the lines it will handle (the remaining ones, plus the inline ones it recalculates).
+   */
+  async queueSkuUpdate(
+    scope: ShopScope,
+    w: Omit<SkuUpdateJobData, 'shopId' | 'jobId' | 'audit'> & { remaining: number; stamp: AuditStamp | null },
+  ): Promise<string> {
+    const jobId = await this.jobs.create(scope, 'line-item-update', w.remaining + w.recalcIds.length, 1);
+    const data: SkuUpdateJobData = {
+      shopId: scope.shopId,
+      jobId,
+      sku: w.sku,
+      fields: w.fields as Record<string, number | string>,
+      recalculate: w.recalculate,
+      recalcIds: w.recalcIds,
+      after: w.after,
+      audit: w.stamp ? { ...w.stamp, at: w.stamp.at.toISOString() } : null,
+    };
+    try {
+      await withTimeout(
+        addJob(this.queue, Jobs.SkuUpdate, data, { jobId: `${jobId}:0`, attempts: 5, backoff: 2000 }),
+        ENQUEUE_TIMEOUT_MS,
+        'the recalculation queue (Redis)',
+      );
+    } catch (err) {
+      await this.jobs
+        .failToQueue(
+          scope,
+          jobId,
+          'The update of the remaining lines could not be queued (the job queue is unavailable)',
+        )
         .catch(() => undefined);
       throw err;
     }

@@ -1,10 +1,14 @@
 import { Logger } from '@nestjs/common';
 import type { AppConfig, MailConfig } from '../config/configuration';
 import { vendorInvitation } from './invitation';
-import { MailService } from './mail.service';
+import { MailService, smtpOptions } from './mail.service';
 
 const app = (nodeEnv: AppConfig['nodeEnv']) => ({ nodeEnv }) as AppConfig;
-const cfg: MailConfig = { smtpUrl: undefined, from: 'Marketplace <no-reply@marketplace.local>' };
+const cfg: MailConfig = {
+  smtpUrl: undefined,
+  from: 'Marketplace <no-reply@marketplace.local>',
+  requireTls: false,
+};
 const message = vendorInvitation({
   shopDomain: 'acme.myshopify.com',
   vendorName: 'acme apparel',
@@ -49,5 +53,17 @@ describe('vendorInvitation', () => {
     expect(message.text).toContain('"acme apparel"');
     expect(message.text).toContain('Email:    jane@acme.example');
     expect(message.text).toContain('Password: S3cure-portal-pass');
+  });
+});
+
+describe('smtpOptions', () => {
+  it('requires STARTTLS with a verified certificate when requireTls (production)', () => {
+    expect(smtpOptions({ smtpUrl: 'smtp://mail.example:587', requireTls: true })).toMatchObject({
+      requireTLS: true,
+      tls: { rejectUnauthorized: true },
+    });
+    expect(smtpOptions({ smtpUrl: 'smtp://127.0.0.1:1025', requireTls: false })).not.toHaveProperty(
+      'requireTLS',
+    );
   });
 });

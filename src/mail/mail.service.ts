@@ -23,10 +23,7 @@ export class MailService implements OnModuleDestroy {
   ) {
     if (cfg.smtpUrl) {
       this.mode = 'smtp';
-      this.transport = createTransport(
-        { url: cfg.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 },
-        { from: cfg.from },
-      );
+      this.transport = createTransport(smtpOptions(cfg), { from: cfg.from });
     } else {
       this.mode = 'log';
       this.transport = createTransport({ jsonTransport: true }, { from: cfg.from });
@@ -84,4 +81,18 @@ function redact(text: string, secrets: string[]): string {
   let out = text;
   for (const secret of secrets) if (secret) out = out.split(secret).join('[redacted]');
   return out;
+}
+
+/**
+ * The SMTP transport's options. `requireTls` (production): on smtp:// the session must upgrade
+ * with STARTTLS or nothing is sent, so a downgrade cannot expose an invitation's password.
+ */
+export function smtpOptions(cfg: Pick<MailConfig, 'smtpUrl' | 'requireTls'>) {
+  return {
+    url: cfg.smtpUrl,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+    ...(cfg.requireTls ? { requireTLS: true, tls: { rejectUnauthorized: true } } : {}),
+  };
 }

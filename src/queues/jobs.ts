@@ -22,6 +22,8 @@ export const Jobs = {
   ShopifyWebhook: 'shopify-webhook',
   /** Recompute the figures of some line items (line-items). */
   Recalculate: 'recalculate',
+  /** Write a by-SKU update's figures (and recalculate) past the lines answered inline (line-items). */
+  SkuUpdate: 'sku-update',
   /** Rebuild the materialised summaries of some orders (line-items). */
   RefreshSummaries: 'refresh-summaries',
   /** Run (or resume) one payout batch (payouts). */
@@ -58,6 +60,29 @@ export interface RecalculateJobData {
   part?: number;
 }
 
+/**
+ * The rest of a by-SKU `POST /v1/lineitems/update` (the request wrote the first lines itself): the
+ * lines after `after` in (orderCreatedAt, _id) order, read page by page so no process holds every
+ * line of a SKU. `recalcIds`: lines the request wrote that still need their recalculation.
+ */
+export interface SkuUpdateJobData {
+  shopId: string;
+  jobId: string;
+  sku: string;
+  fields: Record<string, number | string>;
+  recalculate: boolean;
+  recalcIds: string[];
+  after: { orderCreatedAt: string; id: string } | null;
+  /** The request's audit stamp (its actor and request id), so the job's writes are attributed to it. */
+  audit: {
+    key: string;
+    at: string;
+    actor: { kind: string; id: string };
+    requestId: string | null;
+    clientRequestId?: string | null;
+  } | null;
+}
+
 /** The sweepers' jobs: the system's own, not a tenant's. */
 export type MaintenanceJobData = Record<string, never>;
 
@@ -76,6 +101,7 @@ export interface JobCatalog {
   [Jobs.ShopifyWebhook]: { queue: typeof Queues.Ingestion; data: IngestionJobData };
   [Jobs.Recalculate]: { queue: typeof Queues.Recalculation; data: RecalculateJobData };
   [Jobs.RefreshSummaries]: { queue: typeof Queues.Recalculation; data: RefreshSummariesJobData };
+  [Jobs.SkuUpdate]: { queue: typeof Queues.Recalculation; data: SkuUpdateJobData };
   [Jobs.RunPayoutBatch]: { queue: typeof Queues.Payouts; data: PayoutBatchJobData };
   [Jobs.SweepDeliveries]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
   [Jobs.PurgeDeliveries]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { DataCipher } from '../common/secrets/data-cipher';
+import { ShopSecretsService } from './shop-secrets.service';
 import { Shop, ShopSchema } from './shop.schema';
 import { ShopProfileService } from './shop-profile.service';
 import { ShopProfileV1Controller } from './shop-profile.v1.controller';
@@ -11,7 +13,14 @@ import { ShopsService } from './shops.service';
 @Module({
   imports: [MongooseModule.forFeature([{ name: Shop.name, schema: ShopSchema }])],
   controllers: [ShopSettingsV1Controller, ShopProfileV1Controller],
-  providers: [ShopsRepository, ShopsService, ShopSettingsService, ShopProfileService],
-  exports: [ShopsService, ShopsRepository],
+  providers: [
+    ShopsRepository,
+    ShopsService,
+    ShopSettingsService,
+    ShopProfileService,
+    DataCipher,
+    ShopSecretsService,
+  ],
+  exports: [ShopsService, ShopsRepository, ShopSecretsService],
 })
 export class ShopsModule {}

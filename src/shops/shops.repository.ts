@@ -15,6 +15,13 @@ export interface ShopPlatformSettings {
   updatedAt: Date;
 }
 
+/** A shop's stored secrets, as the rotation command reads them. */
+export interface ShopSecrets {
+  _id: Types.ObjectId;
+  webhookSecret: string;
+  settings?: { platformAccessTokenEnc?: string | null };
+}
+
 /**
  * The only repository of the shops collection. Shops are the tenants themselves, so it does not
  * extend the tenant base: it is reached only by sign-in (domain + key), the operator CLI and
@@ -29,9 +36,48 @@ export class ShopsRepository {
     this.outbox = new ModelOutbox(model, '_id');
   }
 
-  async create(data: Pick<Shop, 'domain' | 'name' | 'apiKeyHash' | 'webhookSecret'>): Promise<Shop> {
+  async create(data: Pick<Shop, '_id' | 'domain' | 'name' | 'apiKeyHash' | 'webhookSecret'>): Promise<Shop> {
     const doc = await this.model.create(data);
     return doc.toObject();
+  }
+
+  /**
+   * Secrets rotation: the next shops after `after` in id order with their stored secrets (a
+   * cross-shop read of the operator command, served by the _id index).
+   */
+  secretsPage(after: Types.ObjectId | null, limit: number): Promise<ShopSecrets[]> {
+    return this.model
+      .find(after ? { _id: { $gt: after } } : {}, { webhookSecret: 1, 'settings.platformAccessTokenEnc': 1 })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .lean<ShopSecrets[]>()
+      .exec();
+  }
+
+  /**
+   * Replaces a shop's stored secrets only if they are still what was read (compare-and-set), so a
+   * token set through the API meanwhile is never overwritten with an older one. False when changed.
+   */
+  async replaceSecrets(
+    before: ShopSecrets,
+    after: { webhookSecret: string; platformAccessTokenEnc: string | null },
+  ) {
+    const res = await this.model
+      .updateOne(
+        {
+          _id: before._id,
+          webhookSecret: before.webhookSecret,
+          'settings.platformAccessTokenEnc': before.settings?.platformAccessTokenEnc ?? null,
+        },
+        {
+          $set: {
+            webhookSecret: after.webhookSecret,
+            'settings.platformAccessTokenEnc': after.platformAccessTokenEnc,
+          },
+        },
+      )
+      .exec();
+    return res.modifiedCount === 1;
   }
 
   findByDomain(domain: string): Promise<Shop | null> {

@@ -60,8 +60,16 @@ describe('commissions (e2e)', () => {
           { index: 2, sku: '', error: 'sku must be a non-empty string' },
           { index: 3, sku: 'BAD-RATE', error: 'commissionRate must not be less than 0' },
           { index: 6, sku: 'BAD-TYPE', error: 'commissionType must be one of percentage, flat' },
-          { index: 7, sku: 'NEW-2', error: 'costOfGoods must be a number >= 0' },
-          { index: 9, sku: 'BAD-COST', error: 'costOfGoods must be a number >= 0' },
+          {
+            index: 7,
+            sku: 'NEW-2',
+            error: 'costOfGoods must be a number >= 0 and <= 1000000000 with at most 2 decimal places',
+          },
+          {
+            index: 9,
+            sku: 'BAD-COST',
+            error: 'costOfGoods must be a number >= 0 and <= 1000000000 with at most 2 decimal places',
+          },
           { index: 11, sku: 'BAD-KEY', error: 'unknown field(s): comissionRate' },
         ],
       });

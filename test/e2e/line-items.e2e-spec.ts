@@ -114,7 +114,7 @@ describe('POST /v1/lineitems/update (e2e)', () => {
     await freeze(o.orderId, o.lineItemIds[3]);
     const res = await update({
       items: [
-        { lineItemId: o.lineItemIds[0], orderId: o.orderId, fields: { deduction: 1.005 } },
+        { lineItemId: o.lineItemIds[0], orderId: o.orderId, fields: { deduction: 1.01 } },
         { lineItemId: o.lineItemIds[1], orderId: o.orderId, recalculate: true },
         {
           lineItemId: o.lineItemIds[2],
@@ -130,6 +130,7 @@ describe('POST /v1/lineitems/update (e2e)', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: false,
+      matched: 4,
       updated: 2,
       recalculateQueued: 2,
       jobId: expect.any(String),
@@ -163,10 +164,11 @@ describe('POST /v1/lineitems/update (e2e)', () => {
   it('success is true when nothing went wrong; a written payout moves balance and payoutStatus', async () => {
     const o = await order(['PAY-1']);
     const res = await update({
-      items: [{ lineItemId: o.lineItemIds[0], orderId: o.orderId, fields: { payout: 12.345, sales: 30 } }],
+      items: [{ lineItemId: o.lineItemIds[0], orderId: o.orderId, fields: { payout: 12.35, sales: 30 } }],
     });
     expect(res.body).toEqual({
       success: true,
+      matched: 1,
       updated: 1,
       recalculateQueued: 0,
       jobId: null,
@@ -302,6 +304,7 @@ describe('POST /v1/lineitems/update (e2e)', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         success: false,
+        matched: 3,
         updated: 2,
         recalculateQueued: 0,
         jobId: null,
@@ -334,6 +337,7 @@ describe('POST /v1/lineitems/update (e2e)', () => {
       const res = await update({ bySku: 'SKUREC-1', recalculate: true });
       expect(res.body).toEqual({
         success: true,
+        matched: 1,
         updated: 0,
         recalculateQueued: 1,
         jobId: expect.any(String),
@@ -365,6 +369,7 @@ describe('POST /v1/lineitems/update (e2e)', () => {
       const res = await update({ bySku: 'NO-SUCH-SKU', recalculate: true });
       expect(res.body).toEqual({
         success: true,
+        matched: 0,
         updated: 0,
         recalculateQueued: 0,
         jobId: null,
@@ -382,6 +387,7 @@ describe('POST /v1/lineitems/update (e2e)', () => {
     );
     expect(res.body).toEqual({
       success: false,
+      matched: 0,
       updated: 0,
       recalculateQueued: 0,
       jobId: null,

@@ -64,7 +64,8 @@ export function lineItem(overrides: Partial<LineItem> & { orderId: number; lineI
 type Used =
   | 'findForOrders'
   | 'findByPairs'
-  | 'findBySku'
+  | 'findBySkuPage'
+  | 'countBySku'
   | 'findByIds'
   | 'frozenIds'
   | 'applyGuardedSets'
@@ -106,10 +107,22 @@ export class FakeLineItemsRepository implements Pick<LineItemsRepository, Used> 
     return this.rows(scope).filter((d) => wanted.has(`${d.orderId}:${d.lineItemId}`));
   }
 
-  async findBySku(scope: ShopScope, sku: string): Promise<LineItem[]> {
+  async findBySkuPage(
+    scope: ShopScope,
+    sku: string,
+    after: { orderCreatedAt: Date; _id: Types.ObjectId } | null,
+    limit: number,
+  ): Promise<LineItem[]> {
+    const key = (d: { orderCreatedAt: Date; _id: Types.ObjectId }) =>
+      `${d.orderCreatedAt.toISOString()}|${String(d._id)}`;
     return this.rows(scope)
-      .filter((d) => d.sku === sku)
-      .sort((a, b) => a.orderCreatedAt.getTime() - b.orderCreatedAt.getTime());
+      .filter((d) => d.sku === sku && (!after || key(d) > key(after)))
+      .sort((a, b) => key(a).localeCompare(key(b)))
+      .slice(0, limit);
+  }
+
+  async countBySku(scope: ShopScope, sku: string): Promise<number> {
+    return this.rows(scope).filter((d) => d.sku === sku).length;
   }
 
   async findByIds(scope: ShopScope, ids: Types.ObjectId[]): Promise<LineItem[]> {

@@ -11,7 +11,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import { IsAmount } from '../../common/http/validators';
+import { IsMoney, MAX_MONEY } from '../../common/http/validators';
 import { EndDayParam, StartDayParam } from '../../common/dates/day-range';
 import {
   ADJUSTMENT_STATUSES,
@@ -20,7 +20,7 @@ import {
   type AdjustmentType,
 } from '../payout-adjustment.schema';
 
-export const MAX_ADJUSTMENT_AMOUNT = 1_000_000_000;
+export const MAX_ADJUSTMENT_AMOUNT = MAX_MONEY;
 /** Room for any ISO 8601 date-time a person writes (`2026-11-20T12:00:00.000+05:30` is 29). */
 const ISO_DATE_TIME_MAX = 64;
 
@@ -42,7 +42,7 @@ export class CreatePayoutAdjustmentDto {
     maximum: MAX_ADJUSTMENT_AMOUNT,
     example: 25,
   })
-  @IsAmount({ maxDecimals: 2, greaterThan: 0, max: MAX_ADJUSTMENT_AMOUNT })
+  @IsMoney({ greaterThan: 0 })
   amount!: number;
 
   @ApiProperty({ enum: ADJUSTMENT_TYPES, example: 'DEDUCTION' })
@@ -83,7 +83,7 @@ export class UpdatePayoutAdjustmentDto {
     example: 30,
   })
   @IsOptional()
-  @IsAmount({ maxDecimals: 2, greaterThan: 0, max: MAX_ADJUSTMENT_AMOUNT })
+  @IsMoney({ greaterThan: 0 })
   amount?: number;
 
   @ApiPropertyOptional({ enum: ADJUSTMENT_TYPES, example: 'ADDITION' })

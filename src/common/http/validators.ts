@@ -49,3 +49,25 @@ export function IsAmount(o: AmountOptions, validationOptions?: ValidationOptions
       validator: { validate: (value: unknown) => isAmount(value, o) },
     });
 }
+
+/** The largest magnitude any writable money field takes (issue 18: `1e300` is not an amount). */
+export const MAX_MONEY = 1_000_000_000;
+
+/** A writable money field: finite, |x| ≤ 1,000,000,000 (narrowed by `min`/`greaterThan`), at most 2 decimals. */
+export const MONEY: AmountOptions = { maxDecimals: 2, min: -MAX_MONEY, max: MAX_MONEY };
+
+export function isMoney(value: unknown, bounds: Omit<AmountOptions, 'maxDecimals'> = {}): boolean {
+  return isAmount(value, { ...MONEY, ...bounds });
+}
+
+/**
+ * Every writable money field of every DTO (v1 and V2): line item figures, adjustments, commission
+ * amounts, costs of goods. Out of range or with more than 2 decimals → 422 with the bounds named.
+ * `bounds` narrows the range (e.g. `{ min: 0 }`); it never widens it past ±1,000,000,000.
+ */
+export function IsMoney(
+  bounds: Pick<AmountOptions, 'min' | 'greaterThan'> = {},
+  validationOptions?: ValidationOptions,
+): PropertyDecorator {
+  return IsAmount({ ...MONEY, ...bounds }, validationOptions);
+}

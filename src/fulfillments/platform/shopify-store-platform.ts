@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { platformConfig, type PlatformConfig } from '../../config/configuration';
+import { ShopifyTransport } from './shopify-transport';
 import { PlatformFulfillmentRequest, PlatformLineOutcome, StorePlatform } from './store-platform';
 
-export const SHOPIFY_API_VERSION = '2025-01';
-const REQUEST_TIMEOUT_MS = 15_000;
+export { SHOPIFY_API_VERSION, StorePlatformUnavailable } from './shopify-transport';
 
 export const FULFILLMENT_ORDERS_QUERY = `query FulfillmentOrdersForOrder($id: ID!) {
   order(id: $id) {
@@ -44,9 +44,6 @@ interface FulfillmentCreateData {
   } | null;
 }
 
-/** A request the platform did not answer usefully (HTTP error, GraphQL error, bad JSON). */
-export class StorePlatformUnavailable extends Error {}
-
 const OPEN_STATUSES = new Set(['OPEN', 'IN_PROGRESS']);
 const gid = (type: string, id: number | string) => `gid://shopify/${type}/${id}`;
 /** `gid://shopify/Fulfillment/255858046` → `255858046` (what REST webhooks call the fulfillment id). */
@@ -57,13 +54,18 @@ export const legacyId = (g: string) => g.slice(g.lastIndexOf('/') + 1);
  * `fulfillmentCreate` once per fulfillment order with the requested lines and the tracking.
  * The endpoint is `SHOPIFY_API_BASE_URL` (`{shop}` is replaced by the shop domain; default
  * `https://{shop}`) + `/admin/api/<version>/graphql.json`, authenticated with the shop's access token.
+ * Every call goes through the outbound guard (ShopifyTransport): platform domains only, no
+ * redirects, size and time caps, and our own messages with an error id instead of the remote text.
  */
 @Injectable()
 export class ShopifyStorePlatform extends StorePlatform {
   readonly name = 'shopify';
 
-  constructor(@Inject(platformConfig.KEY) private readonly cfg: PlatformConfig) {
+  private readonly transport: ShopifyTransport;
+
+  constructor(@Inject(platformConfig.KEY) cfg: PlatformConfig) {
     super();
+    this.transport = new ShopifyTransport(cfg);
   }
 
   async createFulfillment(req: PlatformFulfillmentRequest): Promise<PlatformLineOutcome[]> {
@@ -128,15 +130,19 @@ export class ShopifyStorePlatform extends StorePlatform {
         },
       });
       const result = created.fulfillmentCreate;
-      const refused = result?.userErrors?.length ? result.userErrors.map((e) => e.message).join('; ') : null;
+      // The platform's own words (userErrors) are logged under the error id, not shown.
+      const refused =
+        result?.userErrors?.length || !result?.fulfillment
+          ? this.transport.refusal(req.shop, 'The store platform refused the fulfillment', {
+              orderId: req.orderId,
+              userErrors: (result?.userErrors ?? []).map((e) => String(e.message).slice(0, 200)),
+            })
+          : null;
       for (const l of lines) {
         outcomes.set(
           l.lineItemId,
           refused || !result?.fulfillment
-            ? fail(
-                l.lineItemId,
-                `The store platform refused the fulfillment: ${refused ?? 'no fulfillment returned'}`,
-              )
+            ? fail(l.lineItemId, refused!)
             : {
                 lineItemId: l.lineItemId,
                 ok: true,
@@ -150,50 +156,19 @@ export class ShopifyStorePlatform extends StorePlatform {
   }
 
   endpoint(domain: string): string {
-    const base = (this.cfg.shopifyApiBaseUrl ?? 'https://{shop}')
-      .replace('{shop}', domain)
-      .replace(/\/+$/, '');
-    return `${base}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`;
+    return this.transport.endpoint(domain);
   }
 
-  private async graphql<T>(
+  private graphql<T>(
     req: PlatformFulfillmentRequest,
     query: string,
     variables: Record<string, unknown>,
   ): Promise<T> {
-    let res: Response;
-    try {
-      res = await fetch(this.endpoint(req.shop.domain), {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          'x-shopify-access-token': req.shop.accessToken!,
-        },
-        body: JSON.stringify({ query, variables }),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-    } catch {
-      throw new StorePlatformUnavailable('The store platform could not be reached');
-    }
-    if (res.status === 401 || res.status === 403) {
-      throw new StorePlatformUnavailable(
-        `The store platform refused the access token (HTTP ${res.status}); set a valid one with PUT /v1/shop/platform`,
-      );
-    }
-    if (!res.ok) throw new StorePlatformUnavailable(`The store platform answered HTTP ${res.status}`);
-    let body: { data?: T; errors?: Array<{ message?: string }> };
-    try {
-      body = (await res.json()) as typeof body;
-    } catch {
-      throw new StorePlatformUnavailable('The store platform answered with a malformed body');
-    }
-    if (body.errors?.length) {
-      throw new StorePlatformUnavailable(
-        `The store platform reported an error: ${body.errors.map((e) => e.message ?? 'unknown').join('; ')}`,
-      );
-    }
-    if (!body.data) throw new StorePlatformUnavailable('The store platform answered without data');
-    return body.data;
+    return this.transport.graphql<T>(
+      { shopId: req.shop.shopId, domain: req.shop.domain, accessToken: req.shop.accessToken! },
+      query,
+      variables,
+      req.deadline,
+    );
   }
 }

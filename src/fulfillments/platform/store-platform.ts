@@ -17,6 +17,8 @@ export interface PlatformFulfillmentRequest {
   orderId: number;
   lines: Array<{ lineItemId: number; quantity: number }>;
   tracking: FulfillmentTracking;
+  /** Epoch ms by which the whole request must be done: no call starts after it, none outlives it. */
+  deadline?: number;
 }
 
 export type PlatformLineOutcome =

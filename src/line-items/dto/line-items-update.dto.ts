@@ -6,7 +6,6 @@ import {
   IsArray,
   IsBoolean,
   IsInt,
-  IsNumber,
   IsObject,
   IsOptional,
   IsString,
@@ -16,23 +15,29 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { IsMoney, MAX_MONEY } from '../../common/http/validators';
 
 export const MAX_UPDATE_ITEMS = 100;
 
 const money = (description: string, example: number) =>
-  ApiPropertyOptional({ type: Number, description: `${description} (rounded half-up to 2 dp)`, example });
-const finite = { allowNaN: false, allowInfinity: false };
+  ApiPropertyOptional({
+    type: Number,
+    description: `${description}; at most 2 decimal places`,
+    minimum: -MAX_MONEY,
+    maximum: MAX_MONEY,
+    example,
+  });
 
 /** The updatable figures of spec §2.4; any other key is refused with 422. */
 export class LineItemFieldsDto {
   @money('Cost of goods of the line; also sets the SKU record’s per-unit cost of goods', 12.5)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   costOfItem?: number;
 
   @money('Commission amount', 4.2)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   commission?: number;
 
   @ApiPropertyOptional({ description: 'Commission plan label', maxLength: 200, example: 'manual:flat:4.2' })
@@ -43,52 +48,52 @@ export class LineItemFieldsDto {
 
   @money('Vendor deduction', 1.5)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   deduction?: number;
 
   @money('Vendor payout; balance and payoutStatus follow it', 30)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   payout?: number;
 
   @money('Shipping amount', 4.99)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   shipping?: number;
 
   @money('Sales amount', 40)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   sales?: number;
 
   @money('Sales after discount', 36)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   salesAfterDiscount?: number;
 
   @money('Tax amount', 3.6)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   tax?: number;
 
   @money('TCS amount', 0.36)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   tcs?: number;
 
   @money('Tax on commissions', 0.76)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   taxOnCommissions?: number;
 
   @money('Global deductions', 0.72)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   totalGlobalDeductions?: number;
 
   @money('Discount amount', 4)
   @IsOptional()
-  @IsNumber(finite)
+  @IsMoney()
   discount?: number;
 }
 
@@ -213,24 +218,49 @@ export class LineItemUpdateErrorDto {
   error!: string;
 }
 
+/**
+ * The answer. By SKU, at most the first 100 lines (oldest order first) are written before the
+ * answer and reported line by line; a SKU with more lines is finished by a job (`jobId`).
+ */
 export class UpdateLineItemsResponseDto {
   @ApiProperty({ description: 'false when errors is not empty', example: false })
   success!: boolean;
-  @ApiProperty({ description: 'Entries whose fields were written', example: 1 })
+  @ApiProperty({
+    description:
+      'Line items the request matched: by SKU, every line item with that SKU (also those the job handles); ' +
+      'in items mode, the entries whose line item exists',
+    example: 5200,
+  })
+  matched!: number;
+  @ApiProperty({
+    description: 'Entries whose fields were written before the answer (by SKU: among the first 100 lines)',
+    example: 100,
+  })
   updated!: number;
-  @ApiProperty({ description: 'Entries whose recalculation was queued', example: 1 })
+  @ApiProperty({
+    description:
+      'Entries whose recalculation was queued before the answer (by SKU: among the first 100 lines)',
+    example: 100,
+  })
   recalculateQueued!: number;
   @ApiProperty({
     type: String,
     nullable: true,
     description:
-      'The queued recalculation as a job resource: follow it at `GET /v1/jobs/{jobId}`; null when nothing was queued',
+      'The queued work as a job resource, followed at `GET /v1/jobs/{jobId}`: the recalculation, or — by SKU with ' +
+      'more than 100 matched lines — a `line-item-update` job that writes the remaining lines (and recalculates ' +
+      'when asked, the first 100 included); null when nothing was queued',
     example: '6743b1c2d3e4f5a6b7c8d9e0',
   })
   jobId!: string | null;
-  @ApiProperty({ type: [LineItemUpdateResultDto] })
+  @ApiProperty({
+    type: [LineItemUpdateResultDto],
+    maxItems: 100,
+    description: 'One entry per line item written or queued; by SKU at most the first 100 lines',
+  })
   results!: LineItemUpdateResultDto[];
   @ApiProperty({
+    maxItems: 100,
     type: [LineItemUpdateErrorDto],
     example: [{ lineItemId: 13601741586603, orderId: 5549201834154, error: 'Line item not found' }],
   })

@@ -6,7 +6,6 @@ import {
   IsBoolean,
   IsIn,
   IsNotEmpty,
-  IsNumber,
   IsOptional,
   IsString,
   MaxLength,
@@ -14,7 +13,7 @@ import {
   ValidateNested,
   ValidationOptions,
 } from 'class-validator';
-import { IfPresent } from '../../common/http/validators';
+import { IfPresent, IsMoney } from '../../common/http/validators';
 import { CursorPageQueryDto, OffsetPageQueryDto } from '../../common/pagination';
 import { COMMISSION_TYPES, CommissionType } from '../vendor.schema';
 
@@ -63,11 +62,13 @@ export class CreateVendorDto {
   commissionType!: CommissionType;
 
   @ApiProperty({
-    description: 'percentage: the percent (10 means 10%), 0–100. flat: an amount per item, ≥ 0.',
+    description:
+      'percentage: the percent (10 means 10%), 0–100. flat: an amount per item, ≥ 0. At most 2 decimal places.',
     minimum: 0,
+    maximum: 1_000_000_000,
     example: 10,
   })
-  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsMoney({ min: 0 })
   commissionAmount!: number;
 }
 
@@ -86,9 +87,14 @@ export class UpdateVendorDto {
   @IsIn(COMMISSION_TYPES)
   commissionType?: CommissionType;
 
-  @ApiPropertyOptional({ minimum: 0, example: 2.5 })
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 1_000_000_000,
+    description: 'As for create: 0–100 for a percentage; at most 2 decimal places',
+    example: 2.5,
+  })
   @IfPresent()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsMoney({ min: 0 })
   commissionAmount?: number;
 }
 
