@@ -11,9 +11,15 @@ import { payoutsCommands } from './payouts.commands';
 import { stderrProgress } from './progress';
 import { seedCommands } from './seed.commands';
 import { shopCommands } from './shop.commands';
+import { transfersCommands } from './transfers.commands';
 
 /** Every operator command; feature issues add theirs here. */
-export const COMMANDS: CliCommand[] = [...shopCommands, ...payoutsCommands, ...seedCommands];
+export const COMMANDS: CliCommand[] = [
+  ...shopCommands,
+  ...payoutsCommands,
+  ...transfersCommands,
+  ...seedCommands,
+];
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
