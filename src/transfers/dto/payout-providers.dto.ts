@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { PROVIDER_MODES, type ProviderMode } from '../payout-provider.schema';
 
 const WRITE_ONLY =

@@ -46,6 +46,7 @@ export class ConfirmTransferDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(140)
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
   @Matches(/^[^\u0000-\u001f]+$/, { message: 'reference must not contain control characters' })
   reference!: string;
 }
