@@ -29,7 +29,11 @@ describe('Transfers (e2e)', () => {
     other = await createShop(t, 'rails-other');
     const creds = await t.api.put(
       '/v1/shop/payout-providers',
-      { stripeSecretKey: STRIPE_KEY, paypalClientId: paypal.clientId, paypalClientSecret: paypal.clientSecret },
+      {
+        stripeSecretKey: STRIPE_KEY,
+        paypalClientId: paypal.clientId,
+        paypalClientSecret: paypal.clientSecret,
+      },
       { token: shop.token },
     );
     expect(creds.status).toBe(200);
@@ -39,7 +43,12 @@ describe('Transfers (e2e)', () => {
     await t?.close();
     await stripe.stop();
     await paypal.stop();
-    for (const k of ['STRIPE_API_BASE_URL', 'PAYPAL_API_BASE_URL', 'TRANSFER_POLL_SECONDS', 'TRANSFER_MAX_ATTEMPTS'])
+    for (const k of [
+      'STRIPE_API_BASE_URL',
+      'PAYPAL_API_BASE_URL',
+      'TRANSFER_POLL_SECONDS',
+      'TRANSFER_MAX_ATTEMPTS',
+    ])
       delete process.env[k];
   });
 
@@ -47,7 +56,12 @@ describe('Transfers (e2e)', () => {
     const v = await createVendor(t, shop, 'Stripe Vendor');
     await setMethod(t, shop, v._id, { type: 'stripe_connect', accountId: 'acct_standinA' });
     const created = await payBatch(t, shop, v._id, 123.45);
-    expect(created).toMatchObject({ state: 'pending', method: 'stripe_connect', amount: 123.45, currency: 'USD' });
+    expect(created).toMatchObject({
+      state: 'pending',
+      method: 'stripe_connect',
+      amount: 123.45,
+      currency: 'USD',
+    });
     const paid = await transferIn(t, shop, created._id, 'paid');
     expect(paid.providerId).toMatch(/^tr_/);
     expect(paid.history.map((h) => h.to)).toEqual(['pending', 'sent', 'paid']);
@@ -82,9 +96,13 @@ describe('Transfers (e2e)', () => {
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(file.text).toBe(`vendor,amount,currency,reference\nmanual vendor,99.90,USD,${created.batchId}\n`);
-    const pp = await t.api.get(`/v1/payouts/batches/${created.batchId}/bank-file?format=paypal`, { token: shop.token });
+    const pp = await t.api.get(`/v1/payouts/batches/${created.batchId}/bank-file?format=paypal`, {
+      token: shop.token,
+    });
     expect(pp.status).toBe(409);
-    const bad = await t.api.get(`/v1/payouts/batches/${created.batchId}/bank-file?format=xml`, { token: shop.token });
+    const bad = await t.api.get(`/v1/payouts/batches/${created.batchId}/bank-file?format=xml`, {
+      token: shop.token,
+    });
     expect(bad.status).toBe(422);
     const confirm = (body: unknown) =>
       t.api.post(`/v1/payouts/transfers/${created._id}/confirm`, body, { token: shop.token });
@@ -94,7 +112,9 @@ describe('Transfers (e2e)', () => {
     expect(paid.body).toMatchObject({ state: 'paid', reference: 'BANK-REF-42' });
     expect((await confirm({ reference: 'BANK-REF-42' })).status).toBe(200);
     expect((await confirm({ reference: 'OTHER' })).status).toBe(409);
-    expect((await t.api.post(`/v1/payouts/transfers/${created._id}/retry`, {}, { token: shop.token })).status).toBe(409);
+    expect(
+      (await t.api.post(`/v1/payouts/transfers/${created._id}/retry`, {}, { token: shop.token })).status,
+    ).toBe(409);
   });
 
   it('paypal: sent, followed to SUCCESS → paid; the PayPal bank-file layout', async () => {
@@ -104,35 +124,52 @@ describe('Transfers (e2e)', () => {
     const paid = await transferIn(t, shop, created._id, 'paid');
     expect(paid.history.map((h) => h.to)).toEqual(['pending', 'sent', 'paid']);
     const payout = paypal.payouts.get(paid.providerId!)!;
-    expect(payout).toMatchObject({ senderBatchId: created._id, receiver: 'ok@example.com', amount: { value: '50.00', currency: 'USD' } });
+    expect(payout).toMatchObject({
+      senderBatchId: created._id,
+      receiver: 'ok@example.com',
+      amount: { value: '50.00', currency: 'USD' },
+    });
     expect(paypal.createdPerSenderBatch().get(created._id)).toBe(1);
-    const file = await t.api.get(`/v1/payouts/batches/${created.batchId}/bank-file?format=paypal`, { token: shop.token });
-    expect(file.text).toBe(`ok@example.com,50.00,USD,${created.batchId},Payout batch ${created.batchId},PAYPAL\n`);
+    const file = await t.api.get(`/v1/payouts/batches/${created.batchId}/bank-file?format=paypal`, {
+      token: shop.token,
+    });
+    expect(file.text).toBe(
+      `ok@example.com,50.00,USD,${created.batchId},Payout batch ${created.batchId},PAYPAL\n`,
+    );
   });
 
-  it.each(['FAILED', 'RETURNED'] as const)('paypal item %s → failed and credited back exactly once', async (status) => {
-    const v = await createVendor(t, shop, `PayPal ${status}`);
-    const receiver = `${status.toLowerCase()}@example.com`;
-    paypal.statusOf.set(receiver, status);
-    await setMethod(t, shop, v._id, { type: 'paypal', receiver, recipientType: 'EMAIL' });
-    const created = await payBatch(t, shop, v._id, 40.25);
-    const failed = await transferIn(t, shop, created._id, 'failed');
-    expect(failed.lastError).toContain(status);
-    const credit = await eventually(async () => {
-      const a = await additions(t, shop, v._id);
-      if (a.length !== 1) throw new Error(`${a.length} credits`);
-      return a[0];
-    });
-    expect(credit).toMatchObject({ _id: created._id, amount: 40.25, status: 'UNPAID' });
-    // Driving it again (the sweeper, a repeated job) credits nothing more.
-    await t.app.get((await import('../../src/transfers/transfers.processor')).TransferMaintenanceProcessor).sweepNow();
-    expect(await additions(t, shop, v._id)).toHaveLength(1);
-  });
+  it.each(['FAILED', 'RETURNED'] as const)(
+    'paypal item %s → failed and credited back exactly once',
+    async (status) => {
+      const v = await createVendor(t, shop, `PayPal ${status}`);
+      const receiver = `${status.toLowerCase()}@example.com`;
+      paypal.statusOf.set(receiver, status);
+      await setMethod(t, shop, v._id, { type: 'paypal', receiver, recipientType: 'EMAIL' });
+      const created = await payBatch(t, shop, v._id, 40.25);
+      const failed = await transferIn(t, shop, created._id, 'failed');
+      expect(failed.lastError).toContain(status);
+      const credit = await eventually(async () => {
+        const a = await additions(t, shop, v._id);
+        if (a.length !== 1) throw new Error(`${a.length} credits`);
+        return a[0];
+      });
+      expect(credit).toMatchObject({ _id: created._id, amount: 40.25, status: 'UNPAID' });
+      // Driving it again (the sweeper, a repeated job) credits nothing more.
+      await t.app
+        .get((await import('../../src/transfers/transfers.processor')).TransferMaintenanceProcessor)
+        .sweepNow();
+      expect(await additions(t, shop, v._id)).toHaveLength(1);
+    },
+  );
 
   it('paypal UNCLAIMED waits, and fails (credited back) once 30 days have passed', async () => {
     const v = await createVendor(t, shop, 'PayPal Unclaimed');
     paypal.statusOf.set('unclaimed@example.com', 'UNCLAIMED');
-    await setMethod(t, shop, v._id, { type: 'paypal', receiver: 'unclaimed@example.com', recipientType: 'EMAIL' });
+    await setMethod(t, shop, v._id, {
+      type: 'paypal',
+      receiver: 'unclaimed@example.com',
+      recipientType: 'EMAIL',
+    });
     const created = await payBatch(t, shop, v._id, 10);
     await eventually(async () => {
       const r = await t.api.get(`/v1/payouts/transfers/${created._id}`, { token: shop.token });
@@ -223,16 +260,31 @@ describe('Transfers (e2e)', () => {
     expect(all.status).toBe(200);
     expect(all.body.transfers).toHaveLength(1);
     expect(all.body.nextOffset).toBe(1);
-    const paid = await t.api.get('/v1/payouts/transfers?state=paid&method=stripe_connect', { token: shop.token });
-    expect(paid.body.transfers.every((x: { state: string; method: string }) => x.state === 'paid' && x.method === 'stripe_connect')).toBe(true);
+    const paid = await t.api.get('/v1/payouts/transfers?state=paid&method=stripe_connect', {
+      token: shop.token,
+    });
+    expect(
+      paid.body.transfers.every(
+        (x: { state: string; method: string }) => x.state === 'paid' && x.method === 'stripe_connect',
+      ),
+    ).toBe(true);
     expect((await t.api.get('/v1/payouts/transfers?state=nope', { token: shop.token })).status).toBe(422);
-    expect((await t.api.get('/v1/payouts/transfers?start=2026-02-30', { token: shop.token })).status).toBe(422);
+    expect((await t.api.get('/v1/payouts/transfers?start=2026-02-30', { token: shop.token })).status).toBe(
+      422,
+    );
     const id = all.body.transfers[0]._id;
     const batchId = all.body.transfers[0].batchId;
     expect((await t.api.get(`/v1/payouts/transfers/${id}`, { token: other.token })).status).toBe(404);
-    expect((await t.api.post(`/v1/payouts/transfers/${id}/confirm`, { reference: 'x' }, { token: other.token })).status).toBe(404);
-    expect((await t.api.post(`/v1/payouts/transfers/${id}/retry`, {}, { token: other.token })).status).toBe(404);
-    expect((await t.api.get(`/v1/payouts/batches/${batchId}/bank-file`, { token: other.token })).status).toBe(404);
+    expect(
+      (await t.api.post(`/v1/payouts/transfers/${id}/confirm`, { reference: 'x' }, { token: other.token }))
+        .status,
+    ).toBe(404);
+    expect((await t.api.post(`/v1/payouts/transfers/${id}/retry`, {}, { token: other.token })).status).toBe(
+      404,
+    );
+    expect((await t.api.get(`/v1/payouts/batches/${batchId}/bank-file`, { token: other.token })).status).toBe(
+      404,
+    );
     expect((await t.api.get('/v1/payouts/transfers', { token: other.token })).body.total).toBe(0);
     expect((await t.api.get('/v1/payouts/transfers/not-an-id', { token: shop.token })).status).toBe(404);
   });

@@ -21,7 +21,9 @@ export function payBatch(
   amount: number,
   batchId: string = new Types.ObjectId().toHexString(),
 ): Promise<TransferDto> {
-  return t.app.get(TransfersService).createForPaidBatch(shopScope(shop.shopId), { batchId, vendorId, amount });
+  return t.app
+    .get(TransfersService)
+    .createForPaidBatch(shopScope(shop.shopId), { batchId, vendorId, amount });
 }
 
 export async function setMethod(t: TestApp, shop: TestShop, vendorId: string, body: Record<string, unknown>) {
@@ -34,7 +36,8 @@ export async function setMethod(t: TestApp, shop: TestShop, vendorId: string, bo
 export function transferIn(t: TestApp, shop: TestShop, id: string, state: string, timeoutMs = 30_000) {
   return eventually(async () => {
     const res = await t.api.get(`/v1/payouts/transfers/${id}`, { token: shop.token });
-    if (res.body?.state !== state) throw new Error(`transfer ${id} is ${res.body?.state}, waiting for ${state}`);
+    if (res.body?.state !== state)
+      throw new Error(`transfer ${id} is ${res.body?.state}, waiting for ${state}`);
     return res.body as TransferDto & { history: Array<{ to: string }> };
   }, timeoutMs);
 }
