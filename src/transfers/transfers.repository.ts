@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { ModelOutbox, withOutbox } from '../audit/audit-outbox';
+import { AuditOutbox, ModelOutbox, withOutbox } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope, TenantRepository, systemQuery } from '../common/tenancy';
 import { isDuplicateKeyError } from '../database/duplicate-key';
@@ -36,7 +36,7 @@ export const NO_LEASE = new Date(0);
 @Injectable()
 export class TransfersRepository extends TenantRepository<Transfer> {
   protected override readonly vendorField = 'vendorId';
-  readonly outbox: ModelOutbox;
+  readonly outbox: AuditOutbox;
 
   constructor(@InjectModel(Transfer.name) model: Model<Transfer>) {
     super(model);

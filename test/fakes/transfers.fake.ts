@@ -25,7 +25,10 @@ const copy = (t: Transfer): Transfer => ({ ...t, history: [...t.history] });
 /** The transfers collection in memory, with the repository's conditional writes (unique batch, lease, state). */
 export class FakeTransfersRepository implements Pick<TransfersRepository, TransferMethods> {
   readonly docs: Transfer[] = [];
-  readonly outbox = { stamped: async () => [], settle: async () => undefined };
+  readonly outbox = {
+    stamped: async (): Promise<Types.ObjectId[]> => [],
+    settle: async (): Promise<void> => undefined,
+  };
   /** Throws from the next `move` (a process killed between the provider's answer and our write). */
   crashNextMove = false;
 
