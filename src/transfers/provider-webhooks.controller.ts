@@ -73,24 +73,37 @@ export class ProviderWebhooksController {
       `and credited back; UNCLAIMED starts the 30-day wait. ${STORED}`,
   })
   @ApiQuery({ ...SHOP_QUERY, required: true, description: 'The shop domain the webhook belongs to' })
-  @ApiHeader({ name: 'paypal-auth-algo', required: true, example: 'SHA256withRSA' })
+  @ApiHeader({
+    name: 'paypal-auth-algo',
+    required: true,
+    schema: { type: 'string', maxLength: 64 },
+    example: 'SHA256withRSA',
+  })
   @ApiHeader({
     name: 'paypal-cert-url',
     required: true,
+    schema: { type: 'string', maxLength: 2048 },
     example: 'https://api-m.paypal.com/v1/notifications/certs/CERT-360caa42',
   })
   @ApiHeader({
     name: 'paypal-transmission-id',
     required: true,
+    schema: { type: 'string', maxLength: 128 },
     example: '69cd13f0-d67a-11e5-baa3-778b53f4ae55',
   })
   @ApiHeader({
     name: 'paypal-transmission-sig',
     required: true,
+    schema: { type: 'string', maxLength: 2048 },
     example:
       'lmI95Jx3Y9nhR5SJWlHVIWpg4AgFk7n9bCHSRxbrd8A9zrhdu2rMyFrmz+Zjh3s3boXB07VXCXUZy/UFzUlnGJn0wDugt7FlSvdKeIJenLRemUxYCPVoEZzg9VFNqOa48gMkvF+XTpxBeUx/kWy6B5cp7GkT2+pOowfRK7OaynuxUoKW3JcMWw272VKjLTtTAShncla7tGF+55rxyt2KNZIIqxNMJ48RDZheGU5w1npu9dZHnPgTXB9iomeVRoD8O/jhRpnKsGrDschyNdkeh81BJJMH4Ctc6lnCCquoP/GzCzz33MMsNdid7vL/NIWaCsekQpW26FpWPi/tfj8nLA==',
   })
-  @ApiHeader({ name: 'paypal-transmission-time', required: true, example: '2026-11-30T08:00:00Z' })
+  @ApiHeader({
+    name: 'paypal-transmission-time',
+    required: true,
+    schema: { type: 'string', maxLength: 64 },
+    example: '2026-11-30T08:00:00Z',
+  })
   @ApiBody({
     description: 'A PayPal webhook event',
     schema: {
