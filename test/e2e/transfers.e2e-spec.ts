@@ -183,7 +183,9 @@ describe('Transfers (e2e)', () => {
       const later = { ...shop, token: auth.body.token };
       const failed = await transferIn(t, later, created._id, 'failed');
       expect(failed.lastError).toMatch(/UNCLAIMED for 30 days/);
-      expect((await additions(t, later, v._id)).map((a) => a.amount)).toEqual([10]);
+      await eventually(async () =>
+        expect((await additions(t, later, v._id)).map((a) => a.amount)).toEqual([10]),
+      );
     } finally {
       t.clock.reset();
     }
@@ -197,7 +199,12 @@ describe('Transfers (e2e)', () => {
     const failed = await transferIn(t, shop, created._id, 'failed');
     expect(failed.attempts).toBe(2);
     expect(failed.lastError).toMatch(/account_invalid/);
-    expect(failed.creditAdjustmentId).toBe(created._id);
+    const credited = await eventually(async () => {
+      const r = await t.api.get(`/v1/payouts/transfers/${created._id}`, { token: shop.token });
+      if (!r.body.creditAdjustmentId) throw new Error('not credited yet');
+      return r.body;
+    });
+    expect(credited.creditAdjustmentId).toBe(created._id);
     // The next batch (the real engine) pays the credit: the vendor's money is owed again, not lost.
     const until = dayOf(t.clock.now());
     const run = await t.api.post('/v1/payouts/batches', { vendorId: v._id, until }, { token: shop.token });
@@ -220,7 +227,8 @@ describe('Transfers (e2e)', () => {
     await setMethod(t, shop, v._id, { type: 'stripe_connect', accountId: 'acct_flaky' });
     const created = await payBatch(t, shop, v._id, 12.34);
     await transferIn(t, shop, created._id, 'failed');
-    expect(await additions(t, shop, v._id)).toHaveLength(1);
+    // The credit follows the move to failed (the same job, a moment later).
+    await eventually(async () => expect(await additions(t, shop, v._id)).toHaveLength(1));
     // The account is fixed at Stripe; the retry uses a new idempotency answer only because the
     // stand-in forgets refusals on request (Stripe keys a refusal for 24 h: a retry after that).
     stripe.refused.delete('acct_flaky');
