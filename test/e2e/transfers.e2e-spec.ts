@@ -1,4 +1,8 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { dayOf } from '../../src/common/dates/day-range';
+import { OpsServer } from '../../src/ops/ops-server';
 import { startApp, TestApp } from '../support/app';
 import { createShop, TestShop } from '../support/factory';
 import { createVendor } from '../support/payout-fixtures';
@@ -295,5 +299,51 @@ describe('Transfers (e2e)', () => {
     );
     expect((await t.api.get('/v1/payouts/transfers', { token: other.token })).body.total).toBe(0);
     expect((await t.api.get('/v1/payouts/transfers/not-an-id', { token: shop.token })).status).toBe(404);
+  });
+  it('metrics: transfers by state and method, amount paid by rail, provider latency and errors', async () => {
+    const text = await (await fetch(`${t.app.get(OpsServer).url()}/metrics`)).text();
+    const value = (series: string) =>
+      Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1]);
+    expect(value('marketplace_transfers_total{method="stripe_connect",state="paid"}')).toBeGreaterThanOrEqual(
+      3,
+    );
+    expect(value('marketplace_transfers_total{method="paypal",state="failed"}')).toBeGreaterThanOrEqual(3);
+    expect(
+      value('marketplace_transfers_total{method="manual",state="awaiting_reference"}'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(value('marketplace_transfer_paid_amount_total{method="manual"}')).toBeGreaterThanOrEqual(99.9);
+    expect(
+      value('marketplace_payout_provider_errors_total{provider="stripe",kind="refused"}'),
+    ).toBeGreaterThanOrEqual(2);
+    expect(
+      value('marketplace_payout_provider_errors_total{provider="stripe",kind="outage"}'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(text).toMatch(
+      /^marketplace_payout_provider_request_duration_seconds_count\{provider="paypal",operation="payouts.create",outcome="ok"\} \d+$/m,
+    );
+  });
+
+  it('CLI payouts:transfers --state failed lists the failed ones (built dist/cli/main.js)', async () => {
+    const { stdout } = await promisify(execFile)(
+      'node',
+      [
+        join(__dirname, '..', '..', 'dist', 'cli', 'main.js'),
+        'payouts:transfers',
+        '--domain',
+        shop.shopDomain,
+        '--state',
+        'failed',
+      ],
+      { env: process.env },
+    );
+    const out = JSON.parse(stdout) as {
+      shopDomain: string;
+      total: number;
+      transfers: Array<{ state: string }>;
+    };
+    expect(out.shopDomain).toBe(shop.shopDomain);
+    expect(out.total).toBeGreaterThanOrEqual(3);
+    expect(out.transfers).toHaveLength(out.total);
+    expect(out.transfers.every((x) => x.state === 'failed')).toBe(true);
   });
 });
