@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Model } from 'mongoose';
+import { Model, Types } from 'mongoose';
 import { ModelOutbox, withOutbox } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope, TenantRepository } from '../common/tenancy';
@@ -33,6 +33,10 @@ export class PayoutProvidersRepository extends TenantRepository<PayoutProviders>
     return this.model.findOne(this.scoped(scope)).lean<PayoutProviders>().exec();
   }
 
+  /**
+   * One document per shop, created on first use with the shop's id as its own `_id`: the audit
+   * trail's resource (the shop) is then the document its outbox lives in.
+   */
   set(
     scope: ShopScope,
     changes: PayoutProvidersChanges,
@@ -41,11 +45,15 @@ export class PayoutProvidersRepository extends TenantRepository<PayoutProviders>
   ): Promise<PayoutProviders> {
     return upsertReturningDocument(() =>
       this.model
-        .findOneAndUpdate(this.scoped(scope), withOutbox({ $set: { ...changes } }, stamp, event), {
-          upsert: true,
-          new: true,
-          runValidators: true,
-        })
+        .findOneAndUpdate(
+          this.scoped(scope, { _id: new Types.ObjectId(scope.shopId) }),
+          withOutbox({ $set: { ...changes } }, stamp, event),
+          {
+            upsert: true,
+            new: true,
+            runValidators: true,
+          },
+        )
         .lean<PayoutProviders>()
         .exec(),
     );

@@ -72,6 +72,9 @@ describe('Payout methods and provider credentials (e2e)', () => {
     expect(
       (await t.api.put(`/v2/vendors/${v._id}/payout-method`, { type: 'manual' }, { token: vTok })).status,
     ).toBe(403);
+    const refused = await t.api.get('/payout-method', { token: merchant.token });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ success: false, error: { code: 'FORBIDDEN' } }); // the V2 envelope
     expect((await t.api.get('/v2/payout-method', { token: merchant.token })).status).toBe(403);
     const audit = await t.api.get(`/v1/audit-events?resourceType=payout_method&resourceId=${v._id}`, {
       token: shop.token,
@@ -138,6 +141,9 @@ describe('Payout methods and provider credentials (e2e)', () => {
     });
     texts.push(audit.text);
     expect(audit.status).toBe(200);
+    // the first write and the clearing one (the refused ones changed nothing), each recorded at once
+    expect(audit.body.events).toHaveLength(2);
+    expect(audit.text).toContain('secretsReplaced');
     const foreign = await t.api.get('/v1/shop/payout-providers', { token: other.token });
     expect(foreign.body.stripe.secretKeySet).toBe(false);
     for (const text of texts) {
