@@ -39,6 +39,8 @@ export class BankFileService {
         csv: stringify([[t.vendorName, amount, t.currency, reference]], {
           header: true,
           columns: ['vendor', 'amount', 'currency', 'reference'],
+          // A vendor name is shop-controlled text opened in spreadsheets: no cell may start a formula.
+          escape_formulas: true,
         }),
       };
     }
@@ -54,7 +56,9 @@ export class BankFileService {
     }
     return {
       filename: `payout-${reference}-paypal.csv`,
-      csv: stringify([[receiver, amount, t.currency, reference, `Payout batch ${reference}`, 'PAYPAL']]),
+      csv: stringify([[receiver, amount, t.currency, reference, `Payout batch ${reference}`, 'PAYPAL']], {
+        escape_formulas: true,
+      }),
     };
   }
 }
