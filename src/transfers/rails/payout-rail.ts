@@ -36,6 +36,16 @@ export type FollowOutcome =
   | { kind: 'pending'; providerStatus: string | null };
 
 /**
+ * A provider's error text without anything key-shaped in it (it is stored as `lastError`, returned
+ * and logged): Stripe echoes a masked key in some messages; nothing of a key may leave.
+ */
+export function scrubSecrets(text: string): string {
+  return text
+    .replace(/\b(sk|rk|pk)_(test|live)_[A-Za-z0-9*]+/g, '$1_$2_…')
+    .replace(/\bwhsec_[A-Za-z0-9+/=]+/g, 'whsec_…');
+}
+
+/**
  * The provider could not be reached or answered 5xx/429: nothing is known to have happened, the
  * transfer stays `pending` and is tried again with the same idempotency key.
  */
@@ -44,7 +54,7 @@ export class RailOutage extends Error {
     message: string,
     readonly provider: string,
   ) {
-    super(message);
+    super(scrubSecrets(message));
     this.name = 'RailOutage';
   }
 }
@@ -55,7 +65,7 @@ export class RailRefusal extends Error {
     message: string,
     readonly provider: string,
   ) {
-    super(message);
+    super(scrubSecrets(message));
     this.name = 'RailRefusal';
   }
 }

@@ -86,6 +86,17 @@ describe('rail request mapping', () => {
     expect(refused.message).toContain('account_invalid');
   });
 
+  it('provider error texts never carry a key', () => {
+    const e = classifyStripeError({
+      statusCode: 401,
+      message: 'Invalid API Key provided: sk_test_****************abcd',
+    });
+    expect(e.message).not.toMatch(/abcd/);
+    expect(new RailRefusal('bad whsec_abcDEF123== and rk_live_XYZ987', 'stripe').message).toBe(
+      'bad whsec_… and rk_live_…',
+    );
+  });
+
   it('money: minor units and back, half-up', () => {
     expect(toMinorUnits(10.005, 'USD')).toBe(1001);
     expect(toMinorUnits(1234.5, 'JPY')).toBe(1235);
