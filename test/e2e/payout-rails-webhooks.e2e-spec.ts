@@ -26,6 +26,9 @@ describe('Payout provider webhooks (e2e)', () => {
     process.env.STRIPE_API_BASE_URL = await stripe.start();
     process.env.PAYPAL_API_BASE_URL = await paypal.start();
     process.env.TRANSFER_POLL_SECONDS = '1';
+    // Queues of its own: its transfer jobs must run in this app, whose provider URLs are this file's
+    // stand-ins (another file's app on the same prefix would call its own).
+    process.env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX ?? 'mp-test'}-rails-hooks-${process.pid}`;
     t = await startApp();
     shop = await createShop(t, 'rails-hooks');
     const creds = await t.api.put(

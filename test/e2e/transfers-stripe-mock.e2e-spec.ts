@@ -16,6 +16,9 @@ describe('Stripe rail against stripe-mock (e2e)', () => {
   beforeAll(async () => {
     process.env.STRIPE_API_BASE_URL = url;
     process.env.TRANSFER_MAX_ATTEMPTS = '1';
+    // Queues of its own: its transfer jobs must run in this app, whose provider URLs are this file's
+    // stand-ins (another file's app on the same prefix would call its own).
+    process.env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX ?? 'mp-test'}-stripe-mock-${process.pid}`;
     t = await startApp();
     shop = await createShop(t, 'stripe-mock');
     await t.api.put('/v1/shop/payout-providers', { stripeSecretKey: STRIPE_KEY }, { token: shop.token });

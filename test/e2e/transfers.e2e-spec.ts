@@ -28,6 +28,9 @@ describe('Transfers (e2e)', () => {
     process.env.PAYPAL_API_BASE_URL = await paypal.start();
     process.env.TRANSFER_POLL_SECONDS = '1';
     process.env.TRANSFER_MAX_ATTEMPTS = '2';
+    // Queues of its own: its transfer jobs must run in this app, whose provider URLs are this file's
+    // stand-ins (another file's app on the same prefix would call its own).
+    process.env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX ?? 'mp-test'}-rails-${process.pid}`;
     t = await startApp();
     shop = await createShop(t, 'rails');
     other = await createShop(t, 'rails-other');
