@@ -4,13 +4,17 @@
 #   scripts/services.sh up       use what already listens at MONGODB_URI / REDIS_URL; else start mongod
 #                                (if on PATH) or the development store MP_STORE (below), installing it
 #                                first when absent; and redis-server (installed from Debian's packages
-#                                when root), with AOF
-#   scripts/services.sh install  only install the development store (CI starts this early, in the
-#                                background, while it builds and runs the unit tests)
+#                                when root), with AOF; and stripe-mock at STRIPE_MOCK_URL (below)
+#   scripts/services.sh install  only install the development store and stripe-mock (CI starts this
+#                                early, in the background, while it builds and runs the unit tests)
 #   scripts/services.sh down     stop only what this script started
 #   scripts/services.sh status
-#   scripts/services.sh pid mongo|redis   print the pid of the server this script started (fault tests
-#                                kill -9 it; `up` again restarts it on the same data)
+#   scripts/services.sh pid mongo|redis|stripe-mock   print the pid of the server this script started
+#                                (fault tests kill -9 it; `up` again restarts it on the same data)
+#
+# stripe-mock (github.com/stripe/stripe-mock, Stripe's own OpenAPI-driven mock; the payout rail's e2e
+# tests point the official SDK at it) v0.203.0 is built once with `go install` into the binaries
+# directory and listens on STRIPE_MOCK_URL (default http://127.0.0.1:12111, loopback only, plain http).
 #
 # MP_STORE chooses the development store (README, "The development store": measured side by side):
 #   secantus           (default) SecantusDB's Rust server, secantusd-rs: the MongoDB wire protocol on
@@ -43,6 +47,9 @@ SECANTUS_VERSION=0.5.3-beta.196
 SECANTUS_BIN=$MP_BIN_DIR/secantus-$SECANTUS_VERSION/bin/secantusd-rs
 FERRETDB_VERSION=v1.24.2
 FERRETDB_BIN=${FERRETDB_BIN:-$MP_BIN_DIR/ferretdb-$FERRETDB_VERSION}
+STRIPE_MOCK_URL=${STRIPE_MOCK_URL:-http://127.0.0.1:12111}
+STRIPE_MOCK_VERSION=v0.203.0
+STRIPE_MOCK_BIN=$MP_BIN_DIR/stripe-mock-$STRIPE_MOCK_VERSION/stripe-mock
 MJS_VERSION=1.47.0
 MJS_HOME=$MP_BIN_DIR/mongo-java-server-$MJS_VERSION
 PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
@@ -50,7 +57,7 @@ PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || tr
 log() { printf '[services] %s\n' "$*" >&2; }
 die() { printf '[services] ERROR: %s\n' "$*" >&2; exit 1; }
 
-# host and port of the first host in a mongodb:// or redis:// URL
+# host and port of the first host in a mongodb://, redis:// or http:// URL
 host_of() { local rest=${1#*://}; rest=${rest##*@}; rest=${rest%%/*}; rest=${rest%%,*}; rest=${rest%%\?*}; echo "${rest%%:*}"; }
 port_of() { local rest=${1#*://}; rest=${rest##*@}; rest=${rest%%/*}; rest=${rest%%,*}; rest=${rest%%\?*}; [[ $rest == *:* ]] && echo "${rest##*:}" || echo "$2"; }
 
@@ -134,6 +141,36 @@ build_ferretdb() {
   fi
   rm -rf "$src"
   log "built $FERRETDB_BIN"
+}
+
+build_stripe_mock() {
+  [[ -x $STRIPE_MOCK_BIN ]] && return
+  command -v go >/dev/null || die "stripe-mock is built with Go, which is not installed: install Go 1.22+ (or set STRIPE_MOCK_URL to a running stripe-mock)"
+  log "building stripe-mock $STRIPE_MOCK_VERSION (one-off, ~1 min; log: $DATA/stripe-mock-build.log)…"
+  mkdir -p "$(dirname "$STRIPE_MOCK_BIN")"
+  GOBIN=$(dirname "$STRIPE_MOCK_BIN") go install "github.com/stripe/stripe-mock@$STRIPE_MOCK_VERSION" >"$DATA/stripe-mock-build.log" 2>&1 ||
+    { tail -n 20 "$DATA/stripe-mock-build.log" >&2; die "go install stripe-mock@$STRIPE_MOCK_VERSION failed (log: $DATA/stripe-mock-build.log)"; }
+  log "built $STRIPE_MOCK_BIN"
+}
+
+start_stripe_mock() {
+  local host port
+  host=$(host_of "$STRIPE_MOCK_URL")
+  port=$(port_of "$STRIPE_MOCK_URL" 12111)
+  if listening "$host" "$port"; then
+    log "stripe-mock already listening on $host:$port"
+    return
+  fi
+  is_local "$host" || die "STRIPE_MOCK_URL points at $host:$port, which does not answer"
+  with_build_lock build_stripe_mock
+  # stripe-mock also serves HTTPS (12112 unless told otherwise): on a free port here, so two
+  # checkouts' instances never collide and the HTTP one is the one that counts.
+  nohup "$STRIPE_MOCK_BIN" -http-addr "127.0.0.1:$port" -https-addr "127.0.0.1:" >"$DATA/stripe-mock.log" 2>&1 &
+  echo $! >"$DATA/stripe-mock.pid"
+  wait_for stripe-mock 127.0.0.1 "$port" 30 "$DATA/stripe-mock.log"
+  sleep 0.2
+  kill -0 "$(cat "$DATA/stripe-mock.pid")" 2>/dev/null || { tail -n 5 "$DATA/stripe-mock.log" >&2; die "stripe-mock exited right after starting (log: $DATA/stripe-mock.log)"; }
+  log "started stripe-mock on 127.0.0.1:$port (stop: scripts/services.sh down)"
 }
 
 build_mongo_java_server() {
@@ -279,21 +316,24 @@ case "${1:-up}" in
     mkdir -p "$DATA"
     start_mongo
     start_redis
+    start_stripe_mock
     ;;
   install)
     install_store
+    with_build_lock build_stripe_mock
     ;;
   down)
     stop_pidfile mongo
     rm -f "$DATA/mongo.store"
     stop_postgres
     stop_pidfile redis
+    stop_pidfile stripe-mock
     ;;
   pid)
     # the pid this script recorded for the server it started (whichever MongoDB-compatible one)
     case "${2:-}" in
-      mongo | redis) f=$DATA/${2}.pid ;;
-      *) die "usage: scripts/services.sh pid mongo|redis" ;;
+      mongo | redis | stripe-mock) f=$DATA/${2}.pid ;;
+      *) die "usage: scripts/services.sh pid mongo|redis|stripe-mock" ;;
     esac
     if [[ -s $f ]] && kill -0 "$(cat "$f")" 2>/dev/null; then
       cat "$f"
@@ -302,11 +342,12 @@ case "${1:-up}" in
     die "no running ${2} started by this script under $DATA"
     ;;
   status)
-    for pair in "MongoDB:$(host_of "$MONGODB_URI"):$(port_of "$MONGODB_URI" 27017)" "Redis:$(host_of "$REDIS_URL"):$(port_of "$REDIS_URL" 6379)"; do
+    for pair in "MongoDB:$(host_of "$MONGODB_URI"):$(port_of "$MONGODB_URI" 27017)" "Redis:$(host_of "$REDIS_URL"):$(port_of "$REDIS_URL" 6379)" \
+      "stripe-mock:$(host_of "$STRIPE_MOCK_URL"):$(port_of "$STRIPE_MOCK_URL" 12111)"; do
       IFS=: read -r name host port <<<"$pair"
       if listening "$host" "$port"; then echo "$name: up on $host:$port"; else echo "$name: down ($host:$port)"; fi
     done
     [[ -f $DATA/mongo.store ]] && echo "store started by this script: $(cat "$DATA/mongo.store")"
     ;;
-  *) die "usage: scripts/services.sh up|install|down|status|pid mongo|redis" ;;
+  *) die "usage: scripts/services.sh up|install|down|status|pid mongo|redis|stripe-mock" ;;
 esac

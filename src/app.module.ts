@@ -24,6 +24,7 @@ import { QueuesModule } from './queues/queues.module';
 import { RedisModule } from './redis/redis.module';
 import { RateLimitsModule } from './common/rate-limits/rate-limits.module';
 import { ShopsModule } from './shops/shops.module';
+import { TransfersModule } from './transfers/transfers.module';
 import { UsersModule } from './users/users.module';
 import { UserVendorsModule } from './vendors/user-vendors.module';
 import { VendorsModule } from './vendors/vendors.module';
@@ -56,6 +57,7 @@ export const FEATURE_MODULES = [
   FulfillmentsModule,
   PayoutsModule,
   AdjustmentsModule,
+  TransfersModule,
   JobsModule,
   HealthModule,
 ];

@@ -11,6 +11,8 @@ import { RecalculationProcessor } from './line-items/recalculation.processor';
 import { PayoutMaintenanceProcessor } from './payouts/payout-maintenance.processor';
 import { PayoutsModule } from './payouts/payouts.module';
 import { PayoutsProcessor } from './payouts/payouts.processor';
+import { TransferMaintenanceProcessor, TransfersProcessor } from './transfers/transfers.processor';
+import { TransfersModule } from './transfers/transfers.module';
 
 /**
  * Every queue processor and sweeper (each class lives in its feature folder and calls that
@@ -18,13 +20,15 @@ import { PayoutsProcessor } from './payouts/payouts.processor';
  * the worker, the API unless QUEUE_PROCESSORS=false, the CLI only with QUEUE_PROCESSORS=true.
  */
 @Module({
-  imports: [IngestionModule, LineItemsModule, PayoutsModule, JobsModule],
+  imports: [IngestionModule, LineItemsModule, PayoutsModule, TransfersModule, JobsModule],
   providers: [
     IngestionProcessor,
     InboxMaintenanceProcessor,
     RecalculationProcessor,
     PayoutsProcessor,
     PayoutMaintenanceProcessor,
+    TransfersProcessor,
+    TransferMaintenanceProcessor,
     JobsMaintenanceProcessor,
     AuditMaintenanceProcessor,
     IdempotencyMaintenanceProcessor,

@@ -21,6 +21,6 @@ import { PayoutAdjustmentsV2Controller } from './payout-adjustments.v2.controlle
   ],
   controllers: [PayoutAdjustmentsV2Controller],
   providers: [PayoutAdjustmentsRepository, PayoutAdjustmentsService],
-  exports: [PayoutAdjustmentsRepository],
+  exports: [PayoutAdjustmentsRepository, PayoutAdjustmentsService],
 })
 export class AdjustmentsModule {}

@@ -5,6 +5,7 @@ import { Clock } from '../common/clock/clock';
 import { AdjustmentPaidError, NotFoundError, ValidationError } from '../common/errors';
 import { ShopScope, toObjectId } from '../common/tenancy';
 import { dayRangeFilter } from '../common/dates/day-range';
+import { isDuplicateKeyError } from '../database/duplicate-key';
 import { signedAmount } from './signed-amount';
 import {
   CreatePayoutAdjustmentDto,
@@ -126,6 +127,65 @@ export class PayoutAdjustmentsService {
     await this.audit.finishDelete(scope, pending, deleted);
     if (!deleted) throw await this.whyUnchanged(scope, id);
     return { _id: String(current._id), deleted: true };
+  }
+
+  /**
+   * A system ADDITION (no caller made it): the credit-back of a failed or reversed payout transfer
+   * (DESIGN §10), so the next batch pays the amount again. Exactly once per `id` — the caller's
+   * record id (the transfer id) becomes the adjustment's `_id`, so a repeat finds the first one.
+   */
+  async createSystemAddition(
+    scope: ShopScope,
+    input: { id: Types.ObjectId; vendorId: Types.ObjectId; amount: number; comments: string },
+  ): Promise<PayoutAdjustmentDto> {
+    const existing = await this.adjustments.findById(scope, String(input.id));
+    if (existing) return toPayoutAdjustmentResponse(existing);
+    const vendor = await this.vendors.findById(scope, String(input.vendorId));
+    if (!vendor) throw new NotFoundError('Vendor');
+    const seq = await this.adjustments.nextSequence(scope);
+    try {
+      const created = await this.adjustments.create(scope, {
+        _id: input.id,
+        vendorId: vendor._id,
+        vendorName: vendor.vendorName,
+        amount: signedAmount('ADDITION', input.amount),
+        type: 'ADDITION',
+        customId: formatCustomId(seq),
+        comments: input.comments,
+        customItemDate: this.clock.now(),
+      });
+      return toPayoutAdjustmentResponse(created);
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      const raced = await this.adjustments.findById(scope, String(input.id));
+      if (!raced) throw err;
+      return toPayoutAdjustmentResponse(raced);
+    }
+  }
+
+  /**
+   * Takes a system ADDITION back while no batch has paid it (a failed transfer retried instead):
+   * `withdrawn`, `absent` (never made), or `paid` (already paid out: it must stay).
+   */
+  async withdrawSystemAddition(
+    scope: ShopScope,
+    id: Types.ObjectId,
+  ): Promise<'withdrawn' | 'absent' | 'paid'> {
+    const current = await this.adjustments.findById(scope, String(id));
+    if (!current) return 'absent';
+    if (current.status === 'PAID') return 'paid';
+    const pending = await this.audit.intendDelete(
+      scope,
+      this.audit.begin(),
+      'payout_adjustment.delete',
+      resource(current._id),
+      { ...auditView(current), status: current.status },
+      'payout_adjustments',
+    );
+    const deleted = await this.adjustments.deleteUnpaid(scope, current._id);
+    await this.audit.finishDelete(scope, pending, deleted);
+    if (deleted) return 'withdrawn';
+    return (await this.adjustments.findById(scope, String(id))) ? 'paid' : 'absent';
   }
 
   private async load(scope: ShopScope, id: string): Promise<PayoutAdjustment> {

@@ -11,6 +11,8 @@ export const AUDIT_RESOURCE_TYPES = [
   'payout_adjustment',
   'payout_batch',
   'merchant_key',
+  'payout_method',
+  'transfer',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
@@ -37,6 +39,10 @@ export const AUDIT_ACTIONS = [
   'merchant_key.create',
   'merchant_key.rotate',
   'merchant_key.revoke',
+  'shop.payout_providers.update',
+  'payout_method.update',
+  'transfer.confirm',
+  'transfer.retry',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -12,11 +12,13 @@ import { stderrProgress } from './progress';
 import { secretsCommands } from './secrets.commands';
 import { seedCommands } from './seed.commands';
 import { shopCommands } from './shop.commands';
+import { transfersCommands } from './transfers.commands';
 
 /** Every operator command; feature issues add theirs here. */
 export const COMMANDS: CliCommand[] = [
   ...shopCommands,
   ...payoutsCommands,
+  ...transfersCommands,
   ...seedCommands,
   ...secretsCommands,
 ];

@@ -68,6 +68,19 @@ export const platformConfig = registerAs('platform', () => {
   };
 });
 
+/** Payout rails: provider endpoints (overridable for tests), attempts and the PayPal follow-up period. */
+export const railsConfig = registerAs('rails', () => {
+  const env = validateEnv(process.env);
+  return {
+    stripeApiBaseUrl: env.STRIPE_API_BASE_URL?.replace(/\/+$/, ''),
+    paypalApiBaseUrl: env.PAYPAL_API_BASE_URL?.replace(/\/+$/, ''),
+    maxAttempts: env.TRANSFER_MAX_ATTEMPTS,
+    pollMs: env.TRANSFER_POLL_SECONDS * 1000,
+    /** Loopback/http targets only outside production (stripe-mock and the stand-ins). */
+    allowLocalTargets: env.NODE_ENV !== 'production',
+  };
+});
+
 /**
  * Read before Nest exists too (main, worker: the logger is handed to the adapter), by calling the
  * factory directly. `pretty` is for a developer's terminal; anything collected or piped gets JSON.
@@ -166,6 +179,7 @@ export type MetricsConfig = ConfigType<typeof metricsConfig>;
 export type JobsConfig = ConfigType<typeof jobsConfig>;
 export type AuditConfig = ConfigType<typeof auditConfig>;
 export type RateLimitConfig = ConfigType<typeof rateLimitConfig>;
+export type RailsConfig = ConfigType<typeof railsConfig>;
 
 export const allConfigs = [
   appConfig,
@@ -180,4 +194,5 @@ export const allConfigs = [
   jobsConfig,
   auditConfig,
   rateLimitConfig,
+  railsConfig,
 ];

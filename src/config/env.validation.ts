@@ -125,6 +125,38 @@ export class EnvironmentVariables {
   DATA_ENCRYPTION_KEY?: string;
 
   /**
+   * Payout rails (README, "Payout rails"): where the Stripe SDK sends its requests instead of
+   * https://api.stripe.com (stripe-mock or a stand-in in development and tests). Outside production a
+   * loopback http URL is allowed; in production the outbound guard still refuses http and private targets.
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/?#]+\/?$/, {
+    message: 'must be an http(s) origin such as http://127.0.0.1:12111',
+  })
+  STRIPE_API_BASE_URL?: string;
+
+  /** Where PayPal Payouts calls go instead of api-m(.sandbox).paypal.com (a stand-in in tests). */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/?#]+\/?$/, {
+    message: 'must be an http(s) origin such as http://127.0.0.1:12112',
+  })
+  PAYPAL_API_BASE_URL?: string;
+
+  /** Provider answers that refuse a transfer (not outages) before it is marked failed and credited back. */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  TRANSFER_MAX_ATTEMPTS = 3;
+
+  /** How often a sent PayPal transfer's item status is looked up (and how long a send failure waits first). */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(1)
+  @Max(86_400)
+  TRANSFER_POLL_SECONDS = 60;
+
+  /**
    * Observe every database command (driver command monitoring) and attribute it to its request or
    * job: the round-trip budget tests and the benchmark read it. Off in production.
    */

@@ -15,6 +15,7 @@ import { WebhookDeliveriesV1Controller } from './webhook-deliveries.v1.controlle
 import { WebhookDelivery, WebhookDeliverySchema } from './webhook-delivery.schema';
 import { WebhookInbox } from './webhook-inbox.service';
 import { WebhookProcessingService } from './webhook-processing.service';
+import { WebhookTopicHandlers } from './webhook-topic-handlers';
 
 /**
  * Store-platform webhooks: verification, the durable inbox (`webhook_deliveries`) and what a
@@ -39,7 +40,8 @@ import { WebhookProcessingService } from './webhook-processing.service';
     WebhookDeliveriesService,
     UnknownShopGuard,
     DeliveryRejectionsRepository,
+    WebhookTopicHandlers,
   ],
-  exports: [IngestionService, WebhookInbox, SystemDeliveriesRepository],
+  exports: [IngestionService, WebhookInbox, SystemDeliveriesRepository, WebhookTopicHandlers],
 })
 export class IngestionModule {}

@@ -5,6 +5,7 @@ import { PlatformFulfillmentsService } from '../line-items/platform-fulfillments
 import { OrdersRepository } from '../orders/orders.repository';
 import { ProductsService } from '../products/products.service';
 import { parseDeletedProductId, parseFulfillment, parseOrder, parseProduct } from './shopify-payloads';
+import { WebhookTopicHandlers } from './webhook-topic-handlers';
 
 /**
  * What one store-platform webhook does to the shop's data (DESIGN §7): the queued work behind the
@@ -18,6 +19,7 @@ export class WebhookProcessingService {
     private readonly orderIngestion: OrderIngestionService,
     private readonly platformFulfillments: PlatformFulfillmentsService,
     private readonly products: ProductsService,
+    private readonly otherSenders: WebhookTopicHandlers,
   ) {}
 
   async apply(scope: ShopScope, topic: string, payload: unknown, receivedAt: Date): Promise<string> {
@@ -38,8 +40,11 @@ export class WebhookProcessingService {
         const n = await this.platformFulfillments.apply(scope, parseFulfillment(payload));
         return `fulfilled ${n} line item(s)`;
       }
-      default:
-        return 'ignored';
+      default: {
+        // A payment provider's delivery (`stripe/…`, `paypal/…`), verified by its own feature.
+        const handler = this.otherSenders.find(topic);
+        return handler ? handler(scope, topic, payload) : 'ignored';
+      }
     }
   }
 

@@ -8,6 +8,8 @@ import { withTimeout } from '../common/async/timeout';
 import { SystemDeliveriesRepository } from '../ingestion/system-deliveries.repository';
 import { DELIVERY_STATES } from '../ingestion/webhook-delivery.schema';
 import { onJobRun, Queues } from '../queues/jobs';
+import { onProviderCall } from '../transfers/rails/provider-calls';
+import { onTransferMoved } from '../transfers/transfer-signals';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 /** Scrapes do not wait longer than this on Redis or MongoDB (a gauge keeps its last value). */
@@ -28,6 +30,7 @@ export class MetricsService implements OnModuleDestroy {
   private readonly jobDuration: Histogram<'queue' | 'name' | 'outcome'>;
   private readonly scrapeErrors: Counter<'source'>;
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeRails: Array<() => void>;
   private deliveryStats: { at: number; counts: Record<string, number>; oldest: Date | null } | null = null;
 
   constructor(
@@ -95,6 +98,46 @@ export class MetricsService implements OnModuleDestroy {
         if (s) this.set(s.oldest ? Math.max(0, (Date.now() - s.oldest.getTime()) / 1000) : 0);
       },
     });
+    // Payout rails: transfers reaching each state per rail, the amount that reached paid per rail,
+    // and every provider call's latency and outcome (this process's counts; sum over processes).
+    const transfers = new Counter({
+      name: 'marketplace_transfers_total',
+      help: 'Transfers that reached a state (pending, sent, awaiting_reference, paid, failed, reversed) by payout method',
+      labelNames: ['method', 'state'],
+      registers: [this.registry],
+    });
+    const paidAmount = new Counter({
+      name: 'marketplace_transfer_paid_amount_total',
+      help: 'Sum of transfer amounts that reached paid, by payout method (currency units, all currencies added)',
+      labelNames: ['method'],
+      registers: [this.registry],
+    });
+    const providerLatency = new Histogram({
+      name: 'marketplace_payout_provider_request_duration_seconds',
+      help: 'Payout provider calls by provider, operation and outcome (ok, refused, outage)',
+      labelNames: ['provider', 'operation', 'outcome'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [this.registry],
+    });
+    const providerErrors = new Counter({
+      name: 'marketplace_payout_provider_errors_total',
+      help: 'Payout provider calls that failed, by provider and kind (refused: a 4xx answer; outage: unreachable, 5xx, 429)',
+      labelNames: ['provider', 'kind'],
+      registers: [this.registry],
+    });
+    this.unsubscribeRails = [
+      onTransferMoved((m) => {
+        transfers.inc({ method: m.method, state: m.state });
+        if (m.state === 'paid') paidAmount.inc({ method: m.method }, m.amount);
+      }),
+      onProviderCall((c) => {
+        providerLatency.observe(
+          { provider: c.provider, operation: c.operation, outcome: c.outcome },
+          c.seconds,
+        );
+        if (c.outcome !== 'ok') providerErrors.inc({ provider: c.provider, kind: c.outcome });
+      }),
+    ];
     this.unsubscribe = onJobRun((run) =>
       this.jobDuration.observe(
         { queue: run.queue, name: run.name, outcome: run.ok ? 'ok' : 'error' },
@@ -128,6 +171,7 @@ export class MetricsService implements OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.unsubscribe();
+    this.unsubscribeRails.forEach((u) => u());
     this.registry.clear();
   }
 

@@ -13,6 +13,7 @@ export const Queues = {
   Ingestion: 'ingestion',
   Recalculation: 'recalculation',
   Payouts: 'payouts',
+  Transfers: 'transfers',
   Maintenance: 'maintenance',
 } as const;
 export type QueueName = (typeof Queues)[keyof typeof Queues];
@@ -28,6 +29,12 @@ export const Jobs = {
   RefreshSummaries: 'refresh-summaries',
   /** Run (or resume) one payout batch (payouts). */
   RunPayoutBatch: 'run-batch',
+  /** Call a transfer's payout rail (transfers). */
+  SendTransfer: 'send-transfer',
+  /** Look up a sent transfer's outcome at its provider (transfers; PayPal). */
+  FollowTransfer: 'follow-transfer',
+  /** Drive open transfers whose job was lost (transfers; repeatable). */
+  SweepTransfers: 'sweep-transfers',
   /** Re-enqueue webhook deliveries still `received` after the grace period (ingestion; repeatable). */
   SweepDeliveries: 'sweep-deliveries',
   /** Delete processed webhook deliveries past the retention period (ingestion; repeatable). */
@@ -96,6 +103,11 @@ export interface PayoutBatchJobData {
   batchId: string;
 }
 
+export interface TransferJobData {
+  shopId: string;
+  transferId: string;
+}
+
 /** Job name → its queue and payload. */
 export interface JobCatalog {
   [Jobs.ShopifyWebhook]: { queue: typeof Queues.Ingestion; data: IngestionJobData };
@@ -103,6 +115,9 @@ export interface JobCatalog {
   [Jobs.RefreshSummaries]: { queue: typeof Queues.Recalculation; data: RefreshSummariesJobData };
   [Jobs.SkuUpdate]: { queue: typeof Queues.Recalculation; data: SkuUpdateJobData };
   [Jobs.RunPayoutBatch]: { queue: typeof Queues.Payouts; data: PayoutBatchJobData };
+  [Jobs.SendTransfer]: { queue: typeof Queues.Transfers; data: TransferJobData };
+  [Jobs.FollowTransfer]: { queue: typeof Queues.Transfers; data: TransferJobData };
+  [Jobs.SweepTransfers]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
   [Jobs.SweepDeliveries]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
   [Jobs.PurgeDeliveries]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
   [Jobs.SweepPayoutBatches]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };

@@ -5,6 +5,7 @@ import { startApp, TestApp } from '../support/app';
 import { createVendor, vendorToken } from '../support/catalog';
 import { measured, Measured } from '../support/db-cost';
 import { createMerchantKey, createShop, TestMerchantKey, TestShop } from '../support/factory';
+import { payBatch } from '../support/transfers';
 import { deliver, eventually, shopifyOrder, shopifyProduct } from '../support/webhooks';
 
 /**
@@ -20,6 +21,7 @@ describe('database round trips per request (e2e)', () => {
   let acme: { _id: string };
   let vendorTok: string;
   const orderIds: number[] = [];
+  const transferIds: string[] = [];
   const table: Array<Record<string, unknown>> = [];
 
   const LIMIT = 3;
@@ -75,6 +77,8 @@ describe('database round trips per request (e2e)', () => {
       );
       expect(res.status).toBe(201);
     }
+    // Transfers (manual rail: nothing leaves the machine), as the payout engine will create them.
+    for (let i = 0; i < 5; i++) transferIds.push((await payBatch(t, shop, acme._id, 10 + i))._id);
     for (let i = 0; i < 4; i++) {
       const res = await t.api.post(
         '/v1/users',
@@ -107,6 +111,8 @@ describe('database round trips per request (e2e)', () => {
       ['/v1/payouts?status=unpaid', 'line_items'],
       ['/v1/payouts/batches', 'payout_batches'],
       ['/v1/merchant-keys', 'merchant_keys'],
+      ['/v1/payouts/transfers', 'transfers'],
+      ['/v1/payouts/transfers?state=awaiting_reference&method=manual', 'transfers'],
     ])('v1 %s', async (path, collection) => {
       const sep = path.includes('?') ? '&' : '?';
       expectPageBudget(
@@ -120,6 +126,9 @@ describe('database round trips per request (e2e)', () => {
         const name = `GET ${path.replace(acme._id, '{vendorId}')}`;
         expectPageBudget(await get(`${path}&limit=${LIMIT}`, shop.token, name), 'line_items');
       }
+      const transfers = `/v1/payouts/transfers?vendorId=${acme._id}`;
+      const name = `GET ${transfers.replace(acme._id, '{vendorId}')}`;
+      expectPageBudget(await get(`${transfers}&limit=${LIMIT}`, shop.token, name), 'transfers');
     });
 
     it.each([
@@ -162,12 +171,15 @@ describe('database round trips per request (e2e)', () => {
         `/v1/vendors/${acme._id}?users=true`,
         '/v1/shop/settings',
         '/v1/shop/profile',
+        `/v1/payouts/transfers/${transferIds[0]}`,
+        `/v1/vendors/${acme._id}/payout-method`,
+        '/v1/shop/payout-providers',
       ];
       for (const path of paths) {
         const m = await get(
           path,
           shop.token,
-          `GET ${path.replace(acme._id, '{id}').replace(String(orderIds[0]), '{id}')}`,
+          `GET ${path.replace(acme._id, '{id}').replace(String(orderIds[0]), '{id}').replace(transferIds[0], '{id}')}`,
         );
         expect(m.commands).toBeLessThanOrEqual(2);
       }
@@ -183,6 +195,9 @@ describe('database round trips per request (e2e)', () => {
       ]) {
         expect((await get(path, mk.token, name)).commands).toBeLessThanOrEqual(2);
       }
+      expect(
+        (await get('/v2/payout-method', vendorTok, 'GET /v2/payout-method (vendor)')).commands,
+      ).toBeLessThanOrEqual(2);
     });
   });
 

@@ -14,6 +14,8 @@ describe('generationOf', () => {
     ['/authenticate', 'v2'],
     ['/refresh-token', 'v2'],
     ['/orders?first=1', 'v2'],
+    ['/payout-method', 'v2'],
+    ['/webhooks/stripe', 'v1'],
   ])('%s is %s', (url, gen) => expect(generationOf(url)).toBe(gen));
 });
 

@@ -1,0 +1,197 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../common/clock/clock';
+import type { ShopScope } from '../common/tenancy';
+import { railsConfig, type RailsConfig } from '../config/configuration';
+import { PayoutProvidersService } from './payout-providers.service';
+import { FollowOutcome, RailOutage, RailRefusal, RailTransfer } from './rails/payout-rail';
+import { PayoutRails } from './rails/payout-rails';
+import { Transfer } from './transfer.schema';
+import { TransferQueue } from './transfer-queue';
+import { TransferState } from './transfer-states';
+import { TransfersRepository } from './transfers.repository';
+import { TransfersService } from './transfers.service';
+
+/** How long one rail call holds a transfer (the provider timeout, its one network retry, slack). */
+const LEASE_MS = 90_000;
+/** PayPal keeps an unclaimed payout for 30 days, then returns it: fail it then. */
+export const UNCLAIMED_FAIL_AFTER_MS = 30 * 24 * 3600 * 1000;
+
+/** Another call holds the transfer: the job tries again later. */
+export class TransferBusyError extends Error {}
+
+export function railTransfer(t: Transfer): RailTransfer {
+  return {
+    id: String(t._id),
+    shopId: String(t.shopId),
+    vendorId: String(t.vendorId),
+    batchId: String(t.batchId),
+    amount: t.amount,
+    currency: t.currency,
+    destination: t.destination ?? null,
+    recipientType: t.recipientType ?? null,
+    providerId: t.providerId ?? null,
+  };
+}
+
+/**
+ * The queue side of transfers: calls the rail of a `pending` transfer (send) and follows a `sent`
+ * one to its outcome. Each call first claims the transfer (a lease, and the attempt counted), so
+ * two workers never call a provider for the same transfer at once; the provider's idempotency key
+ * (the transfer id) covers the crash between its answer and our write. Outages keep the transfer
+ * pending and throw (the job retries with backoff, then the sweeper); refusals count, and the
+ * TRANSFER_MAX_ATTEMPTS-th fails the transfer, which credits it back.
+ */
+@Injectable()
+export class TransferRunner {
+  private readonly logger = new Logger('TransferRunner');
+
+  constructor(
+    private readonly transfers: TransfersRepository,
+    private readonly service: TransfersService,
+    private readonly providers: PayoutProvidersService,
+    private readonly rails: PayoutRails,
+    private readonly queue: TransferQueue,
+    private readonly clock: Clock,
+    @Inject(railsConfig.KEY) private readonly cfg: RailsConfig,
+  ) {}
+
+  async send(scope: ShopScope, transferId: string): Promise<string> {
+    const t = await this.claim(scope, transferId, 'pending');
+    if (!t) return 'skipped: not pending';
+    let outcome;
+    try {
+      outcome = await this.rails.of(t.method).send(railTransfer(t), await this.providers.credentials(scope));
+    } catch (err) {
+      return this.failedCall(scope, t, err);
+    }
+    const now = this.clock.now();
+    if (outcome.kind === 'awaiting_reference') {
+      await this.step(scope, t, 'awaiting_reference', 'rail', {});
+      return 'awaiting_reference';
+    }
+    const sent = await this.step(scope, t, 'sent', 'rail', {
+      providerId: outcome.providerId,
+      providerStatus: outcome.kind === 'sent' ? outcome.providerStatus : null,
+      sentAt: now,
+      lastError: null,
+    });
+    if (!sent) return 'skipped: moved meanwhile';
+    if (outcome.kind === 'paid') {
+      await this.step(scope, sent, 'paid', 'rail', { settledAt: now, reference: outcome.reference });
+      return 'paid';
+    }
+    await this.queue.follow(scope, String(t._id));
+    return 'sent';
+  }
+
+  async follow(scope: ShopScope, transferId: string): Promise<string> {
+    const t = await this.claim(scope, transferId, 'sent');
+    if (!t) return 'skipped: not sent';
+    let outcome: FollowOutcome;
+    try {
+      outcome = await this.rails
+        .of(t.method)
+        .follow(railTransfer(t), await this.providers.credentials(scope));
+    } catch (err) {
+      if (err instanceof RailRefusal) {
+        // The payout exists (it was accepted); a refused lookup is retried like an outage.
+        await this.transfers.release(scope, t._id, { lastError: err.message });
+        await this.queue.follow(scope, String(t._id));
+        return 'lookup refused; followed again later';
+      }
+      return this.failedCall(scope, t, err);
+    }
+    return this.applyOutcome(scope, t, outcome, 'rail');
+  }
+
+  /** A provider's word on a transfer (a follow-up lookup or a verified webhook). */
+  async applyOutcome(scope: ShopScope, t: Transfer, outcome: FollowOutcome, by: string): Promise<string> {
+    const now = this.clock.now();
+    if (outcome.kind === 'paid') {
+      if (t.state !== 'sent') return `ignored: transfer is ${t.state}`;
+      await this.step(scope, t, 'paid', by, {
+        settledAt: now,
+        providerStatus: outcome.providerStatus,
+        reference: outcome.reference ?? t.providerId,
+        leaseUntil: undefined,
+      });
+      return 'paid';
+    }
+    if (outcome.kind === 'failed') {
+      // Money that reached the vendor and came back (RETURNED after SUCCESS) is a reversal.
+      if (t.state === 'paid') {
+        await this.service.reverse(scope, t, t.amount, by, outcome.reason);
+        return 'reversed';
+      }
+      if (t.state !== 'sent' && t.state !== 'pending') return `ignored: transfer is ${t.state}`;
+      await this.service.fail(scope, t, outcome.reason, by);
+      return 'failed';
+    }
+    if (t.state !== 'sent') return `ignored: transfer is ${t.state}`;
+    const unclaimed = outcome.providerStatus === 'UNCLAIMED';
+    const since = unclaimed ? (t.unclaimedSince ?? now) : null;
+    if (since && now.getTime() - new Date(since).getTime() >= UNCLAIMED_FAIL_AFTER_MS) {
+      await this.service.fail(scope, t, 'PayPal payout item UNCLAIMED for 30 days', by);
+      return 'failed';
+    }
+    await this.transfers.release(scope, t._id, {
+      providerStatus: outcome.providerStatus,
+      unclaimedSince: since,
+    });
+    if (by === 'rail') await this.queue.follow(scope, String(t._id));
+    return `pending (${outcome.providerStatus ?? 'no status yet'})`;
+  }
+
+  private async claim(scope: ShopScope, transferId: string, state: TransferState): Promise<Transfer | null> {
+    const t = await this.transfers.findById(scope, transferId);
+    if (!t || t.state !== state) return null;
+    const now = this.clock.now();
+    const claimed = await this.transfers.claim(
+      scope,
+      t._id,
+      [state],
+      now,
+      new Date(now.getTime() + LEASE_MS),
+    );
+    if (!claimed) {
+      const again = await this.transfers.findById(scope, transferId);
+      if (again?.state === state) throw new TransferBusyError('Another attempt holds this transfer');
+    }
+    return claimed;
+  }
+
+  /** An outage keeps the transfer and throws (retry); a refusal counts towards failing it. */
+  private async failedCall(scope: ShopScope, t: Transfer, err: unknown): Promise<string> {
+    if (err instanceof RailRefusal) {
+      const refusals = (t.refusals ?? 0) + 1;
+      if (refusals >= this.cfg.maxAttempts) {
+        await this.service.fail(scope, t, err.message, 'rail');
+        return 'failed';
+      }
+      await this.transfers.release(scope, t._id, { lastError: err.message }, { refusals: 1 });
+      throw err;
+    }
+    const message = err instanceof RailOutage ? err.message : `Rail call failed: ${(err as Error)?.message}`;
+    await this.transfers.release(scope, t._id, { lastError: message });
+    this.logger.warn(
+      { transferId: String(t._id), err: message },
+      'Payout provider unavailable; retried later',
+    );
+    throw err;
+  }
+
+  private async step(
+    scope: ShopScope,
+    t: Transfer,
+    to: TransferState,
+    by: string,
+    set: Partial<Transfer>,
+  ): Promise<Transfer | null> {
+    const clean = Object.fromEntries(
+      Object.entries(set).filter(([, v]) => v !== undefined),
+    ) as Partial<Transfer>;
+    const moved = await this.transfers.move(scope, t._id, to, this.service.change(t.state, to, by), clean);
+    if (moved) this.service.moved(moved);
+    return moved;
+  }
+}

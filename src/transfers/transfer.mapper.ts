@@ -1,0 +1,50 @@
+import type { PayoutMethodDto } from './dto/payout-method.dto';
+import type { TransferDto } from './dto/transfer.dto';
+import type { PayoutMethod } from './payout-method.schema';
+import type { Transfer } from './transfer.schema';
+
+const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
+
+export function toTransferResponse(t: Transfer): TransferDto {
+  return {
+    _id: String(t._id),
+    batchId: String(t.batchId),
+    vendorId: String(t.vendorId),
+    vendorName: t.vendorName,
+    method: t.method,
+    destination: t.destination ?? null,
+    amount: t.amount,
+    currency: t.currency,
+    state: t.state,
+    providerId: t.providerId ?? null,
+    providerStatus: t.providerStatus ?? null,
+    attempts: t.attempts ?? 0,
+    lastError: t.lastError ?? null,
+    reference: t.reference ?? null,
+    creditAdjustmentId: t.creditAdjustmentId ? String(t.creditAdjustmentId) : null,
+    createdAt: new Date(t.createdAt).toISOString(),
+    sentAt: iso(t.sentAt),
+    settledAt: iso(t.settledAt),
+    failedAt: iso(t.failedAt),
+    reversedAt: iso(t.reversedAt),
+    history: (t.history ?? []).map((h) => ({
+      from: h.from ?? null,
+      to: h.to,
+      at: new Date(h.at).toISOString(),
+      by: h.by,
+      note: h.note ?? null,
+    })),
+  };
+}
+
+/** A vendor's method; none stored reads as `manual`. */
+export function toPayoutMethodResponse(vendorId: string, m: PayoutMethod | null): PayoutMethodDto {
+  return {
+    vendorId,
+    type: m?.type ?? 'manual',
+    accountId: m?.accountId ?? null,
+    receiver: m?.receiver ?? null,
+    recipientType: m?.recipientType ?? null,
+    updatedAt: iso(m?.updatedAt),
+  };
+}

@@ -1,0 +1,82 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { AdjustmentsModule } from '../adjustments/adjustments.module';
+import { TokenCipher } from '../fulfillments/platform/token-cipher';
+import { IngestionModule } from '../ingestion/ingestion.module';
+import { ShopsModule } from '../shops/shops.module';
+import { VendorsModule } from '../vendors/vendors.module';
+import { BankFileService } from './bank-file.service';
+import { PayoutMethod, PayoutMethodSchema } from './payout-method.schema';
+import {
+  OwnPayoutMethodController,
+  PayoutMethodsV1Controller,
+  PayoutMethodsV2Controller,
+} from './payout-methods.controllers';
+import { PayoutMethodsRepository } from './payout-methods.repository';
+import { PayoutMethodsService } from './payout-methods.service';
+import { PayoutProviders, PayoutProvidersSchema } from './payout-provider.schema';
+import { PayoutProvidersRepository } from './payout-providers.repository';
+import { PayoutProvidersService } from './payout-providers.service';
+import { PayoutProvidersV1Controller } from './payout-providers.v1.controller';
+import { ProviderWebhooksController } from './provider-webhooks.controller';
+import { ProviderWebhooksService } from './provider-webhooks.service';
+import { ManualRail } from './rails/manual.rail';
+import { PayoutRails } from './rails/payout-rails';
+import { PaypalRail } from './rails/paypal.rail';
+import { ProviderCalls } from './rails/provider-calls';
+import { StripeConnectRail } from './rails/stripe-connect.rail';
+import { Transfer, TransferSchema } from './transfer.schema';
+import { TransferQueue } from './transfer-queue';
+import { TransferRunner } from './transfer-runner.service';
+import { SystemTransfersRepository, TransfersRepository } from './transfers.repository';
+import { TransfersService } from './transfers.service';
+import { TransfersV1Controller } from './transfers.v1.controller';
+
+/**
+ * Payout rails (DESIGN §10): vendors' payout methods, shops' provider credentials, one transfer per
+ * paid batch driven through its PayoutRail, provider webhooks through the ingestion inbox. The
+ * payout engine calls `TransfersService.createForPaidBatch`; nothing here reads payout batches.
+ * The queue processors are registered by the ProcessorsModule.
+ */
+@Module({
+  imports: [
+    MongooseModule.forFeature([
+      { name: Transfer.name, schema: TransferSchema },
+      { name: PayoutMethod.name, schema: PayoutMethodSchema },
+      { name: PayoutProviders.name, schema: PayoutProvidersSchema },
+    ]),
+    AdjustmentsModule,
+    IngestionModule,
+    ShopsModule,
+    VendorsModule,
+  ],
+  controllers: [
+    TransfersV1Controller,
+    PayoutMethodsV1Controller,
+    PayoutMethodsV2Controller,
+    OwnPayoutMethodController,
+    PayoutProvidersV1Controller,
+    ProviderWebhooksController,
+  ],
+  providers: [
+    TokenCipher,
+    TransfersRepository,
+    SystemTransfersRepository,
+    PayoutMethodsRepository,
+    PayoutProvidersRepository,
+    PayoutMethodsService,
+    PayoutProvidersService,
+    TransfersService,
+    TransferRunner,
+    TransferQueue,
+    BankFileService,
+    ProviderWebhooksService,
+    ProviderCalls,
+    ManualRail,
+    StripeConnectRail,
+    PaypalRail,
+    PayoutRails,
+  ],
+  exports: [TransfersService, TransferRunner, TransferQueue, SystemTransfersRepository],
+})
+export class TransfersModule {}

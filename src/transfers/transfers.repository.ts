@@ -1,0 +1,207 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model, Types } from 'mongoose';
+import { AuditOutbox, ModelOutbox, withOutbox } from '../audit/audit-outbox';
+import type { AuditRecord, AuditStamp } from '../audit/audit-record';
+import { ShopScope, TenantRepository, systemQuery } from '../common/tenancy';
+import { isDuplicateKeyError } from '../database/duplicate-key';
+import { valueOrAny } from '../database/query-filters';
+import { Transfer, TransferStateChange } from './transfer.schema';
+import {
+  OPEN_STATES,
+  PAYOUT_METHOD_TYPES,
+  PayoutMethodType,
+  sourcesOf,
+  TRANSFER_STATES,
+  TransferState,
+} from './transfer-states';
+
+export type NewTransfer = Pick<
+  Transfer,
+  'batchId' | 'vendorId' | 'vendorName' | 'method' | 'destination' | 'recipientType' | 'amount' | 'currency'
+>;
+
+export interface TransferListFilter {
+  state?: TransferState;
+  method?: PayoutMethodType;
+  vendorId?: Types.ObjectId;
+  createdAt?: { $gte?: Date; $lte?: Date };
+}
+
+export const CREDITED_STATES: readonly TransferState[] = ['failed', 'reversed'];
+
+/** "No lease": a date every `now` is past (a null would need an `$or` in the claim's filter). */
+export const NO_LEASE = new Date(0);
+
+@Injectable()
+export class TransfersRepository extends TenantRepository<Transfer> {
+  protected override readonly vendorField = 'vendorId';
+  readonly outbox: AuditOutbox;
+
+  constructor(@InjectModel(Transfer.name) model: Model<Transfer>) {
+    super(model);
+    this.outbox = new ModelOutbox(model);
+  }
+
+  /** The batch's transfer, created `pending` unless it exists (then that one, `created: false`). */
+  async insertOnce(
+    scope: ShopScope,
+    data: NewTransfer,
+    change: TransferStateChange,
+  ): Promise<{ transfer: Transfer; created: boolean }> {
+    try {
+      const doc = await this.model.create({
+        ...data,
+        ...this.owner(scope),
+        state: 'pending',
+        leaseUntil: NO_LEASE,
+        history: [change],
+      });
+      return { transfer: doc.toObject() as Transfer, created: true };
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      const existing = await this.findByBatch(scope, data.batchId);
+      if (!existing) throw err;
+      return { transfer: existing, created: false };
+    }
+  }
+
+  findById(scope: ShopScope, id: string | Types.ObjectId): Promise<Transfer | null> {
+    return this.findOneById<Transfer>(scope, id);
+  }
+
+  findByBatch(scope: ShopScope, batchId: Types.ObjectId): Promise<Transfer | null> {
+    return this.model.findOne(this.scoped(scope, { batchId })).lean<Transfer>().exec();
+  }
+
+  findByProviderId(scope: ShopScope, providerId: string): Promise<Transfer | null> {
+    return this.model.findOne(this.scoped(scope, { providerId })).lean<Transfer>().exec();
+  }
+
+  page(
+    scope: ShopScope,
+    f: TransferListFilter,
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; items: Transfer[] }> {
+    return this.offsetPage<Transfer>(
+      scope,
+      {
+        vendorId: f.vendorId,
+        state: valueOrAny(f.state, TRANSFER_STATES),
+        method: valueOrAny(f.method, PAYOUT_METHOD_TYPES),
+        createdAt: f.createdAt,
+      },
+      { createdAt: -1, _id: -1 },
+      page,
+    );
+  }
+
+  /**
+   * Takes the transfer for one rail call: in one of `states`, not held by another call. Counts the
+   * attempt. Null when it is not claimable (moved on, or another call holds it).
+   */
+  claim(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    states: readonly TransferState[],
+    now: Date,
+    leaseUntil: Date,
+  ): Promise<Transfer | null> {
+    return this.model
+      .findOneAndUpdate(
+        this.scoped(scope, { _id: id, state: { $in: states }, leaseUntil: { $lte: now } }),
+        { $set: { leaseUntil }, $inc: { attempts: 1 } },
+        { new: true },
+      )
+      .lean<Transfer>()
+      .exec();
+  }
+
+  /** Ends a claim without a state change (an outage, a refusal short of the limit, still pending). */
+  release(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    set: Partial<Pick<Transfer, 'lastError' | 'providerStatus' | 'unclaimedSince'>>,
+    inc: Partial<Record<'refusals', number>> = {},
+  ): Promise<Transfer | null> {
+    return this.model
+      .findOneAndUpdate(
+        this.scoped(scope, { _id: id }),
+        { $set: { ...set, leaseUntil: NO_LEASE }, ...(Object.keys(inc).length ? { $inc: inc } : {}) },
+        { new: true },
+      )
+      .lean<Transfer>()
+      .exec();
+  }
+
+  /**
+   * The one way a state changes: conditional on a state the move may start from (a stale or
+   * repeated writer matches nothing and gets null), the change appended to the history in the same
+   * single-document write, and the lease dropped.
+   */
+  move(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    to: TransferState,
+    change: TransferStateChange,
+    set: Partial<Transfer> = {},
+    audit: { stamp: AuditStamp | null; event: AuditRecord | null } = { stamp: null, event: null },
+    inc: Partial<Record<'refusals', number>> = {},
+  ): Promise<Transfer | null> {
+    const update = withOutbox(
+      {
+        $set: { ...set, state: to, leaseUntil: NO_LEASE } as Record<string, unknown>,
+        ...(Object.keys(inc).length ? { $inc: inc as Record<string, number> } : {}),
+      },
+      audit.stamp,
+      audit.event,
+    );
+    return this.model
+      .findOneAndUpdate(
+        this.scoped(scope, { _id: id, state: { $in: sourcesOf(to) } }),
+        { ...update, $push: { history: change } },
+        { new: true },
+      )
+      .lean<Transfer>()
+      .exec();
+  }
+
+  /** Records the credit-back adjustment (idempotent: the same id every time). */
+  setCreditAdjustment(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    adjustmentId: Types.ObjectId | null,
+  ): Promise<unknown> {
+    return this.model
+      .updateOne(this.scoped(scope, { _id: id }), { $set: { creditAdjustmentId: adjustmentId } })
+      .exec();
+  }
+}
+
+/**
+ * The transfer sweeper's cross-shop read (served by `{state, updatedAt}`): open transfers nothing
+ * touched lately — their job was lost (Redis, a killed worker) or a PayPal payout is still
+ * being followed. Each is then handled in its own shop's scope.
+ */
+@Injectable()
+export class SystemTransfersRepository {
+  constructor(@InjectModel(Transfer.name) private readonly model: Model<Transfer>) {}
+
+  async stale(before: Date, limit: number): Promise<Array<Pick<Transfer, '_id' | 'shopId' | 'state'>>> {
+    const found = await Promise.all(
+      [...OPEN_STATES, ...CREDITED_STATES].map((state) =>
+        this.model
+          .find(
+            { state, creditAdjustmentId: null, updatedAt: { $lt: before } },
+            { _id: 1, shopId: 1, state: 1 },
+          )
+          .sort({ updatedAt: 1 })
+          .limit(limit)
+          .setOptions(systemQuery(`transfer sweeper: ${state} transfers to drive or credit back`))
+          .lean<Array<Pick<Transfer, '_id' | 'shopId' | 'state'>>>()
+          .exec(),
+      ),
+    );
+    return found.flat();
+  }
+}

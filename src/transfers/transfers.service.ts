@@ -1,0 +1,276 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Types } from 'mongoose';
+import { PayoutAdjustmentsService } from '../adjustments/payout-adjustments.service';
+import { AuditTrail } from '../audit/audit-trail.service';
+import { Clock } from '../common/clock/clock';
+import { dayRangeFilter } from '../common/dates/day-range';
+import { ConflictError, NotFoundError, ValidationError } from '../common/errors';
+import { round2 } from '../common/money';
+import { nextOffset } from '../common/pagination';
+import { OperationContexts } from '../common/context/operation-context';
+import { ShopScope, toObjectId } from '../common/tenancy';
+import { VendorsRepository } from '../vendors/vendors.repository';
+import { TransferDto, TransferListDto, TransferListQueryDto } from './dto/transfer.dto';
+import { PayoutMethodsService } from './payout-methods.service';
+import { PayoutProvidersService } from './payout-providers.service';
+import { toTransferResponse } from './transfer.mapper';
+import { Transfer, TransferStateChange } from './transfer.schema';
+import { TransferQueue } from './transfer-queue';
+import { signalTransferMoved } from './transfer-signals';
+import { creditsBack, TransferState } from './transfer-states';
+import { TransfersRepository } from './transfers.repository';
+
+/** What the payout engine hands over once a batch is marked paid with a positive total. */
+export interface PaidBatch {
+  batchId: string | Types.ObjectId;
+  vendorId: string | Types.ObjectId;
+  /** The batch total (> 0, decimal). */
+  amount: number;
+  /** ISO 4217; omitted: the shop's transfer currency (PUT /v1/shop/payout-providers, default USD). */
+  currency?: string;
+}
+
+/**
+ * Transfers (DESIGN §10): one per paid batch, stored before any provider is called, then driven
+ * through its rail by the transfers queue (TransferRunner). This service holds the rules a caller
+ * reaches: creation, reads, the manual confirmation, the operator retry, and the credit-back.
+ */
+@Injectable()
+export class TransfersService {
+  private readonly logger = new Logger('Transfers');
+
+  constructor(
+    private readonly transfers: TransfersRepository,
+    private readonly methods: PayoutMethodsService,
+    private readonly providers: PayoutProvidersService,
+    private readonly adjustments: PayoutAdjustmentsService,
+    private readonly vendors: VendorsRepository,
+    private readonly queue: TransferQueue,
+    private readonly audit: AuditTrail,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * The engine's one call after a batch is marked paid with a positive total (never for a
+   * `carried_forward` batch). Idempotent: the batch's transfer is created once (unique per batch)
+   * and a repeat answers it; a new one is queued for its rail.
+   */
+  async createForPaidBatch(scope: ShopScope, batch: PaidBatch): Promise<TransferDto> {
+    const amount = round2(batch.amount);
+    if (!(amount > 0)) {
+      throw new ValidationError('A transfer pays a positive batch total; a carried-forward batch has none');
+    }
+    const batchId = typeof batch.batchId === 'string' ? toObjectId(batch.batchId) : batch.batchId;
+    if (!batchId) throw new ValidationError('batchId must be a 24-character hex id');
+    const vendor = await this.vendors.findById(scope, batch.vendorId);
+    if (!vendor) throw new NotFoundError('Vendor');
+    const currency = (batch.currency ?? (await this.providers.currency(scope))).toUpperCase();
+    if (!/^[A-Z]{3}$/.test(currency)) throw new ValidationError('currency must be an ISO 4217 code');
+    const target = await this.methods.targetOf(scope, String(vendor._id));
+    const { transfer, created } = await this.transfers.insertOnce(
+      scope,
+      {
+        batchId,
+        vendorId: vendor._id,
+        vendorName: vendor.vendorName,
+        method: target.type,
+        destination: target.destination,
+        recipientType: target.recipientType,
+        amount,
+        currency,
+      },
+      this.change(null, 'pending', 'engine'),
+    );
+    if (created) {
+      signalTransferMoved({ method: transfer.method, state: 'pending', amount });
+      await this.queue.send(scope, String(transfer._id));
+    }
+    return toTransferResponse(transfer);
+  }
+
+  async list(scope: ShopScope, q: TransferListQueryDto): Promise<TransferListDto> {
+    const page = { offset: q.offset, limit: q.limit };
+    const { total, items } = await this.transfers.page(
+      scope,
+      {
+        state: q.state,
+        method: q.method,
+        vendorId: q.vendorId ? (toObjectId(q.vendorId) ?? undefined) : undefined,
+        createdAt: dayRangeFilter(q.start, q.end),
+      },
+      page,
+    );
+    return { total, nextOffset: nextOffset(page, total), transfers: items.map(toTransferResponse) };
+  }
+
+  async get(scope: ShopScope, id: string): Promise<TransferDto> {
+    return toTransferResponse(await this.load(scope, id));
+  }
+
+  /** Manual rail: the operator paid by bank and records the reference → paid. */
+  async confirm(scope: ShopScope, id: string, reference: string): Promise<TransferDto> {
+    const t = await this.load(scope, id);
+    const ref = reference.trim();
+    if (t.state === 'paid' && t.method === 'manual' && t.reference === ref) return toTransferResponse(t);
+    if (t.state !== 'awaiting_reference') {
+      throw new ConflictError(
+        `Only a manual transfer awaiting its reference can be confirmed; this one is ${t.state}`,
+      );
+    }
+    const stamp = this.audit.begin();
+    const event = this.audit.changed(
+      scope,
+      stamp,
+      'transfer.confirm',
+      { type: 'transfer', id: t._id },
+      { state: t.state, reference: t.reference },
+      { state: 'paid', reference: ref },
+    );
+    const now = this.clock.now();
+    const moved = await this.transfers.move(
+      scope,
+      t._id,
+      'paid',
+      this.change(t.state, 'paid', this.caller(), ref),
+      { reference: ref, settledAt: now },
+      { stamp, event },
+    );
+    if (!moved) throw new ConflictError('The transfer changed meanwhile; read it again');
+    await this.audit.commit(scope, this.transfers.outbox, stamp, [event], [moved._id]);
+    this.moved(moved);
+    return toTransferResponse(moved);
+  }
+
+  /**
+   * An operator retry of a failed transfer: its credit-back is taken back (refused when a batch has
+   * paid it already — the money reached the vendor that way) and the transfer is sent again with
+   * the same idempotency key.
+   */
+  async retry(scope: ShopScope, id: string): Promise<TransferDto> {
+    const t = await this.load(scope, id);
+    if (t.state !== 'failed')
+      throw new ConflictError(`Only a failed transfer can be retried; this one is ${t.state}`);
+    // First forget the credit (a crash after this leaves a failed transfer the sweeper credits again).
+    await this.transfers.setCreditAdjustment(scope, t._id, null);
+    const withdrawn = await this.adjustments.withdrawSystemAddition(scope, t._id);
+    if (withdrawn === 'paid') {
+      await this.transfers.setCreditAdjustment(scope, t._id, t._id);
+      throw new ConflictError(
+        'This transfer was credited back and a later payout batch has paid that credit; it cannot be sent again',
+      );
+    }
+    const stamp = this.audit.begin();
+    const event = this.audit.changed(
+      scope,
+      stamp,
+      'transfer.retry',
+      { type: 'transfer', id: t._id },
+      { state: t.state },
+      { state: 'pending' },
+    );
+    const moved = await this.transfers.move(
+      scope,
+      t._id,
+      'pending',
+      this.change('failed', 'pending', this.caller(), `credit-back ${withdrawn}`),
+      { lastError: null, failedAt: null, creditAdjustmentId: null, refusals: 0 },
+      { stamp, event },
+    );
+    if (!moved) throw new ConflictError('The transfer changed meanwhile; read it again');
+    await this.audit.commit(scope, this.transfers.outbox, stamp, [event], [moved._id]);
+    this.moved(moved);
+    await this.queue.send(scope, String(moved._id));
+    return toTransferResponse(moved);
+  }
+
+  /**
+   * Credits a failed or reversed transfer's amount back to the vendor: a system ADDITION
+   * adjustment whose `_id` is the transfer id (so exactly once, whoever calls and however often),
+   * paid by the vendor's next batch. The batch's lines stay paid by their batch.
+   */
+  async creditBack(scope: ShopScope, transfer: Transfer): Promise<void> {
+    if (!creditsBack(transfer.state)) return;
+    const amount =
+      transfer.state === 'reversed' ? (transfer.reversedAmount ?? transfer.amount) : transfer.amount;
+    if (!(amount > 0)) return;
+    const why = transfer.state === 'reversed' ? 'was reversed by the provider' : 'failed';
+    const adjustment = await this.adjustments.createSystemAddition(scope, {
+      id: transfer._id,
+      vendorId: transfer.vendorId,
+      amount,
+      comments: `Credit back: transfer ${String(transfer._id)} of payout batch ${String(transfer.batchId)} ${why}`,
+    });
+    await this.transfers.setCreditAdjustment(scope, transfer._id, new Types.ObjectId(adjustment._id));
+    this.logger.log(
+      { transferId: String(transfer._id), adjustmentId: adjustment._id, amount },
+      'Transfer credited back',
+    );
+  }
+
+  /** Moves a transfer to `failed` (from pending or sent) and credits it back; false when it had moved on. */
+  async fail(scope: ShopScope, t: Transfer, reason: string, by: string): Promise<boolean> {
+    const moved = await this.transfers.move(
+      scope,
+      t._id,
+      'failed',
+      this.change(t.state, 'failed', by, reason),
+      {
+        lastError: reason,
+        failedAt: this.clock.now(),
+      },
+    );
+    if (!moved) return false;
+    this.moved(moved);
+    await this.creditBack(scope, moved);
+    return true;
+  }
+
+  /** paid → reversed (the provider took it back) and credited back; false when it was not paid. */
+  async reverse(
+    scope: ShopScope,
+    t: Transfer,
+    reversedAmount: number,
+    by: string,
+    note: string,
+  ): Promise<boolean> {
+    const moved = await this.transfers.move(
+      scope,
+      t._id,
+      'reversed',
+      this.change(t.state, 'reversed', by, note),
+      {
+        reversedAt: this.clock.now(),
+        reversedAmount: Math.min(round2(reversedAmount), t.amount),
+      },
+    );
+    if (!moved) return false;
+    this.moved(moved);
+    await this.creditBack(scope, moved);
+    return true;
+  }
+
+  change(
+    from: TransferState | null,
+    to: TransferState,
+    by: string,
+    note: string | null = null,
+  ): TransferStateChange {
+    return { from, to, at: this.clock.now(), by, note };
+  }
+
+  moved(t: Transfer): void {
+    signalTransferMoved({ method: t.method, state: t.state, amount: t.amount });
+  }
+
+  async load(scope: ShopScope, id: string | Types.ObjectId): Promise<Transfer> {
+    const t = await this.transfers.findById(scope, id);
+    if (!t) throw new NotFoundError('Transfer');
+    return t;
+  }
+
+  /** Who made a change through the API (`shop:<id>`), for the transfer's own history. */
+  private caller(): string {
+    const actor = OperationContexts.current()?.actor;
+    return actor ? `${actor.kind}:${actor.id}` : 'system';
+  }
+}

@@ -1,0 +1,144 @@
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Scope, V1Auth } from '../common/auth/auth.decorators';
+import { ValidationError } from '../common/errors';
+import { ApiV1Errors, notFound } from '../common/http/api-errors.decorator';
+import { ObjectIdParam } from '../common/http/params';
+import type { ShopScope } from '../common/tenancy';
+import { BANK_FILE_FORMATS, BankFileFormat, BankFileService } from './bank-file.service';
+import { ConfirmTransferDto, TransferDto, TransferListDto, TransferListQueryDto } from './dto/transfer.dto';
+import { TransfersService } from './transfers.service';
+
+const TRANSFER_CONFLICT = { status: 409, message: 'Only a failed transfer can be retried; this one is paid' };
+
+/** Operators see, confirm and retry transfers, and download a paid batch's bank file (shop token). */
+@ApiTags('Payouts')
+@V1Auth('shop')
+@Controller('v1/payouts')
+export class TransfersV1Controller {
+  constructor(
+    private readonly transfers: TransfersService,
+    private readonly bankFiles: BankFileService,
+  ) {}
+
+  @Get('transfers')
+  @ApiOperation({
+    operationId: 'listTransfers',
+    summary: 'Transfers (one per paid payout batch), newest first',
+    description: '`start`/`end` filter the creation day (UTC, both inclusive).',
+  })
+  @ApiOkResponse({ type: TransferListDto })
+  @ApiV1Errors(422)
+  list(@Scope() scope: ShopScope, @Query() query: TransferListQueryDto): Promise<TransferListDto> {
+    return this.transfers.list(scope, query);
+  }
+
+  @Get('transfers/:id')
+  @ApiOperation({ operationId: 'getTransfer', summary: 'One transfer with its state history' })
+  @ObjectIdParam('id', '6745a1b2c3d4e5f6a7b8c9d0', 'Transfer id')
+  @ApiOkResponse({ type: TransferDto })
+  @ApiV1Errors(notFound('Transfer'))
+  get(@Scope() scope: ShopScope, @Param('id') id: string): Promise<TransferDto> {
+    return this.transfers.get(scope, id);
+  }
+
+  @Post('transfers/:id/confirm')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'confirmTransfer',
+    summary: 'Record the bank reference of a manual transfer the operator paid → paid',
+    description:
+      'Only for a transfer in `awaiting_reference`; the same reference again answers the paid transfer.',
+  })
+  @ObjectIdParam('id', '6745a1b2c3d4e5f6a7b8c9d0', 'Transfer id')
+  @ApiOkResponse({ type: TransferDto })
+  @ApiV1Errors(
+    400,
+    notFound('Transfer'),
+    {
+      status: 409,
+      message: 'Only a manual transfer awaiting its reference can be confirmed; this one is paid',
+    },
+    422,
+  )
+  confirm(
+    @Scope() scope: ShopScope,
+    @Param('id') id: string,
+    @Body() body: ConfirmTransferDto,
+  ): Promise<TransferDto> {
+    return this.transfers.confirm(scope, id, body.reference);
+  }
+
+  @Post('transfers/:id/retry')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'retryTransfer',
+    summary: 'Send a failed transfer again (its credit-back is withdrawn)',
+    description:
+      'Only for a `failed` transfer whose credit-back adjustment no batch has paid yet (else 409: the ' +
+      'amount reaches the vendor through that batch). The same provider idempotency key is used.',
+  })
+  @ObjectIdParam('id', '6745a1b2c3d4e5f6a7b8c9d0', 'Transfer id')
+  @ApiOkResponse({ type: TransferDto })
+  @ApiV1Errors(notFound('Transfer'), TRANSFER_CONFLICT)
+  retry(@Scope() scope: ShopScope, @Param('id') id: string): Promise<TransferDto> {
+    return this.transfers.retry(scope, id);
+  }
+
+  @Get('batches/:id/bank-file')
+  @Header('cache-control', 'no-store')
+  @ApiOperation({
+    operationId: 'getPayoutBatchBankFile',
+    summary: 'CSV to pay a paid batch by hand (bank transfer, or PayPal mass payment)',
+    description:
+      '`format=bank` (default): header `vendor,amount,currency,reference` and one row, reference = the batch id. ' +
+      '`format=paypal`: PayPal’s mass-payment upload order without a header — receiver, amount, currency, ' +
+      'reference id, note, wallet (needs the vendor’s PayPal receiver, else 409). A batch without a transfer ' +
+      '(carried forward, not paid yet) → 404.',
+  })
+  @ObjectIdParam('id', '6742c1d2e3f4a5b6c7d8e9f0', 'Batch id')
+  @ApiQuery({
+    name: 'format',
+    required: false,
+    enum: BANK_FILE_FORMATS,
+    description: 'Column layout (default bank)',
+  })
+  @ApiProduces('text/csv')
+  @ApiOkResponse({
+    description: 'The CSV file (attachment)',
+    content: {
+      'text/csv': {
+        schema: {
+          type: 'string',
+          example: 'vendor,amount,currency,reference\nacme supplies,461.10,USD,6742c1d2e3f4a5b6c7d8e9f0\n',
+        },
+      },
+    },
+  })
+  @ApiV1Errors(
+    notFound('Transfer of this payout batch'),
+    {
+      status: 409,
+      message: 'The vendor has no PayPal receiver: set a paypal payout method, or use format=bank',
+    },
+    422,
+  )
+  async bankFile(
+    @Scope() scope: ShopScope,
+    @Param('id') id: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Query('format') format?: string,
+  ): Promise<string> {
+    const f = (format ?? 'bank') as BankFileFormat;
+    if (!BANK_FILE_FORMATS.includes(f)) {
+      throw new ValidationError(`format must be one of ${BANK_FILE_FORMATS.join(', ')}`, {
+        fields: { format: [`format must be one of ${BANK_FILE_FORMATS.join(', ')}`] },
+      });
+    }
+    const file = await this.bankFiles.build(scope, id, f);
+    reply.header('content-type', 'text/csv; charset=utf-8');
+    reply.header('content-disposition', `attachment; filename="${file.filename}"`);
+    return file.csv;
+  }
+}

@@ -1,0 +1,42 @@
+import { startApp, TestApp } from '../support/app';
+import { createShop, TestShop } from '../support/factory';
+import { createVendor } from '../support/payout-fixtures';
+import { payBatch, setMethod, STRIPE_KEY, transferIn } from '../support/transfers';
+
+/**
+ * The Stripe rail against stripe-mock (scripts/services.sh starts it at STRIPE_MOCK_URL): the
+ * official SDK's request, sent through the guarded outbound helper, is validated against Stripe's
+ * own OpenAPI — a malformed transfers.create would be answered 400 and the transfer would fail.
+ */
+describe('Stripe rail against stripe-mock (e2e)', () => {
+  let t: TestApp;
+  let shop: TestShop;
+  const url = process.env.STRIPE_MOCK_URL ?? 'http://127.0.0.1:12111';
+
+  beforeAll(async () => {
+    process.env.STRIPE_API_BASE_URL = url;
+    process.env.TRANSFER_MAX_ATTEMPTS = '1';
+    // Queues of its own: its transfer jobs must run in this app, whose provider URLs are this file's
+    // stand-ins (another file's app on the same prefix would call its own).
+    process.env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX ?? 'mp-test'}-stripe-mock-${process.pid}`;
+    t = await startApp();
+    shop = await createShop(t, 'stripe-mock');
+    await t.api.put('/v1/shop/payout-providers', { stripeSecretKey: STRIPE_KEY }, { token: shop.token });
+  });
+  afterAll(async () => {
+    await t?.close();
+    delete process.env.STRIPE_API_BASE_URL;
+    delete process.env.TRANSFER_MAX_ATTEMPTS;
+  });
+
+  it('a paid batch becomes a Stripe transfer: stripe-mock accepts the request, its id is recorded, paid', async () => {
+    const v = await createVendor(t, shop, 'Mock Vendor');
+    await setMethod(t, shop, v._id, { type: 'stripe_connect', accountId: 'acct_1Nv0FGQ9RKHgCVdK' });
+    const created = await payBatch(t, shop, v._id, 250.05);
+    const paid = await transferIn(t, shop, created._id, 'paid');
+    expect(paid.providerId).toMatch(/^tr_/);
+    expect(paid.reference).toBe(paid.providerId);
+    expect(paid.lastError).toBeNull();
+    expect(paid.attempts).toBe(1);
+  });
+});

@@ -1,0 +1,206 @@
+import { Types } from 'mongoose';
+import type { PayoutAdjustmentsService } from '../../src/adjustments/payout-adjustments.service';
+import type { ShopScope } from '../../src/common/tenancy';
+import type { PayoutMethodsService, VendorPayoutTarget } from '../../src/transfers/payout-methods.service';
+import type { PayoutProvidersService } from '../../src/transfers/payout-providers.service';
+import type { RailCredentials } from '../../src/transfers/rails/payout-rail';
+import type { TransferQueue } from '../../src/transfers/transfer-queue';
+import type { Transfer, TransferStateChange } from '../../src/transfers/transfer.schema';
+import { sourcesOf, TransferState } from '../../src/transfers/transfer-states';
+import { NewTransfer, NO_LEASE, TransfersRepository } from '../../src/transfers/transfers.repository';
+import { inScope } from './fake';
+
+type TransferMethods =
+  | 'insertOnce'
+  | 'findById'
+  | 'findByBatch'
+  | 'findByProviderId'
+  | 'claim'
+  | 'release'
+  | 'move'
+  | 'setCreditAdjustment';
+
+const copy = (t: Transfer): Transfer => ({ ...t, history: [...t.history] });
+
+/** The transfers collection in memory, with the repository's conditional writes (unique batch, lease, state). */
+export class FakeTransfersRepository implements Pick<TransfersRepository, TransferMethods> {
+  readonly docs: Transfer[] = [];
+  readonly outbox = {
+    stamped: async (): Promise<Types.ObjectId[]> => [],
+    settle: async (): Promise<void> => undefined,
+  };
+  /** Throws from the next `move` (a process killed between the provider's answer and our write). */
+  crashNextMove = false;
+
+  async insertOnce(scope: ShopScope, data: NewTransfer, change: TransferStateChange) {
+    const existing = await this.findByBatch(scope, data.batchId);
+    if (existing) return { transfer: existing, created: false };
+    const now = change.at;
+    const t: Transfer = {
+      _id: new Types.ObjectId(),
+      shopId: new Types.ObjectId(scope.shopId),
+      ...data,
+      state: 'pending',
+      providerId: null,
+      providerStatus: null,
+      attempts: 0,
+      refusals: 0,
+      lastError: null,
+      reference: null,
+      sentAt: null,
+      settledAt: null,
+      failedAt: null,
+      reversedAt: null,
+      reversedAmount: null,
+      unclaimedSince: null,
+      leaseUntil: NO_LEASE,
+      creditAdjustmentId: null,
+      history: [change],
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.docs.push(t);
+    return { transfer: copy(t), created: true };
+  }
+
+  async findById(scope: ShopScope, id: string | Types.ObjectId) {
+    const t = this.live(scope).find((d) => String(d._id) === String(id));
+    return t ? copy(t) : null;
+  }
+
+  async findByBatch(scope: ShopScope, batchId: Types.ObjectId) {
+    const t = this.live(scope).find((d) => d.batchId.equals(batchId));
+    return t ? copy(t) : null;
+  }
+
+  async findByProviderId(scope: ShopScope, providerId: string) {
+    const t = this.live(scope).find((d) => d.providerId === providerId);
+    return t ? copy(t) : null;
+  }
+
+  async claim(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    states: readonly TransferState[],
+    now: Date,
+    leaseUntil: Date,
+  ) {
+    const t = this.live(scope).find((d) => d._id.equals(id));
+    if (!t || !states.includes(t.state) || (t.leaseUntil ?? NO_LEASE) > now) return null;
+    t.leaseUntil = leaseUntil;
+    t.attempts += 1;
+    return copy(t);
+  }
+
+  async release(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    set: Partial<Transfer>,
+    inc: { refusals?: number } = {},
+  ) {
+    const t = this.live(scope).find((d) => d._id.equals(id));
+    if (!t) return null;
+    Object.assign(t, set, { leaseUntil: NO_LEASE });
+    t.refusals += inc.refusals ?? 0;
+    return copy(t);
+  }
+
+  async move(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    to: TransferState,
+    change: TransferStateChange,
+    set: Partial<Transfer> = {},
+  ) {
+    if (this.crashNextMove) {
+      this.crashNextMove = false;
+      throw new Error('killed before the answer was recorded');
+    }
+    const t = this.live(scope).find((d) => d._id.equals(id));
+    if (!t || !sourcesOf(to).includes(t.state)) return null;
+    Object.assign(t, set, { state: to, leaseUntil: NO_LEASE });
+    t.history.push(change);
+    return copy(t);
+  }
+
+  async setCreditAdjustment(scope: ShopScope, id: Types.ObjectId, adjustmentId: Types.ObjectId | null) {
+    const t = this.live(scope).find((d) => d._id.equals(id));
+    if (t) t.creditAdjustmentId = adjustmentId;
+    return undefined;
+  }
+
+  private live(scope: ShopScope): Transfer[] {
+    return inScope(scope, this.docs);
+  }
+}
+
+/** System ADDITION adjustments in memory, exactly once per id, like the adjustments service. */
+export class FakeCredits implements Pick<
+  PayoutAdjustmentsService,
+  'createSystemAddition' | 'withdrawSystemAddition'
+> {
+  readonly credits = new Map<string, { amount: number; status: 'UNPAID' | 'PAID'; vendorId: string }>();
+  created = 0;
+
+  async createSystemAddition(
+    _scope: ShopScope,
+    input: { id: Types.ObjectId; vendorId: Types.ObjectId; amount: number; comments: string },
+  ) {
+    const key = String(input.id);
+    if (!this.credits.has(key)) {
+      this.credits.set(key, { amount: input.amount, status: 'UNPAID', vendorId: String(input.vendorId) });
+      this.created++;
+    }
+    const c = this.credits.get(key)!;
+    return { _id: key, amount: c.amount, status: c.status } as Awaited<
+      ReturnType<PayoutAdjustmentsService['createSystemAddition']>
+    >;
+  }
+
+  async withdrawSystemAddition(_scope: ShopScope, id: Types.ObjectId) {
+    const c = this.credits.get(String(id));
+    if (!c) return 'absent' as const;
+    if (c.status === 'PAID') return 'paid' as const;
+    this.credits.delete(String(id));
+    return 'withdrawn' as const;
+  }
+}
+
+/** Every vendor on one target (set per test). */
+export class FakeMethods implements Pick<PayoutMethodsService, 'targetOf'> {
+  target: VendorPayoutTarget = { type: 'manual', destination: null, recipientType: null };
+  readonly byVendor = new Map<string, VendorPayoutTarget>();
+  async targetOf(_scope: ShopScope, vendorId: string) {
+    return this.byVendor.get(vendorId) ?? this.target;
+  }
+}
+
+export class FakeProviders implements Pick<PayoutProvidersService, 'credentials' | 'currency'> {
+  creds: RailCredentials & { currency: string } = {
+    mode: 'sandbox',
+    currency: 'USD',
+    stripeSecretKey: 'sk_test_fakeKey000001',
+    paypalClientId: null,
+    paypalClientSecret: null,
+  };
+  async credentials() {
+    return { ...this.creds };
+  }
+  async currency() {
+    return this.creds.currency;
+  }
+}
+
+/** Records what would be queued; the test drives the runner itself. */
+export class FakeTransferQueue implements Pick<TransferQueue, 'send' | 'follow'> {
+  readonly sent: string[] = [];
+  readonly followed: string[] = [];
+  async send(_scope: ShopScope, id: string) {
+    this.sent.push(id);
+    return true;
+  }
+  async follow(_scope: ShopScope, id: string) {
+    this.followed.push(id);
+    return true;
+  }
+}
