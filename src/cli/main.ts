@@ -8,12 +8,18 @@ import { DomainError } from '../common/errors';
 import { EnvValidationError } from '../config/env.validation';
 import { CliArgs, CliCommand, CliOption, CliUsageError } from './cli-command';
 import { payoutsCommands } from './payouts.commands';
+import { reconcileCommands } from './reconcile.commands';
 import { stderrProgress } from './progress';
 import { seedCommands } from './seed.commands';
 import { shopCommands } from './shop.commands';
 
 /** Every operator command; feature issues add theirs here. */
-export const COMMANDS: CliCommand[] = [...shopCommands, ...payoutsCommands, ...seedCommands];
+export const COMMANDS: CliCommand[] = [
+  ...shopCommands,
+  ...payoutsCommands,
+  ...reconcileCommands,
+  ...seedCommands,
+];
 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
@@ -103,8 +109,10 @@ async function main(argv: string[]): Promise<number> {
   });
   try {
     await queuesReady(app);
-    printResult(await cmd.run(app, args, stderrProgress(cmd.name)));
-    return 0;
+    const result = await cmd.run(app, args, stderrProgress(cmd.name));
+    printResult(result);
+    // A check command (payouts:reconcile) prints its verdict and fails the exit code when it found a difference.
+    return result.ok === false ? EXIT_FAILED : 0;
   } finally {
     await app.close();
   }

@@ -3,6 +3,7 @@ import { MongooseModule } from '@nestjs/mongoose';
 import { LineItemsModule } from '../line-items/line-items.module';
 import { OrdersDataModule } from '../orders/orders-data.module';
 import { ProductsModule } from '../products/products.module';
+import { RefundsModule } from '../refunds/refunds.module';
 import { ShopsModule } from '../shops/shops.module';
 import { IngestionService } from './ingestion.service';
 import { ShopifyWebhooksController } from './shopify-webhooks.controller';
@@ -26,6 +27,7 @@ import { WebhookProcessingService } from './webhook-processing.service';
     LineItemsModule,
     OrdersDataModule,
     ProductsModule,
+    RefundsModule,
   ],
   controllers: [ShopifyWebhooksController, WebhookDeliveriesV1Controller],
   providers: [

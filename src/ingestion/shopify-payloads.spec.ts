@@ -83,7 +83,7 @@ describe('parseOrder', () => {
     });
   });
 
-  it('uses current_quantity when present, updated_at defaults to created_at, cancelled_at marks cancelled', () => {
+  it('uses the ordered quantity, never current_quantity; updated_at defaults to created_at; cancelled_at marks cancelled', () => {
     const o = parseOrder(
       order({
         updated_at: undefined,
@@ -93,7 +93,8 @@ describe('parseOrder', () => {
     );
     expect(o.updatedAt).toEqual(o.createdAt);
     expect(o.cancelled).toBe(true);
-    expect(o.lines[0]).toMatchObject({ quantity: 1, price: '5', sku: null, vendor: null, discounts: [] });
+    // refunds are refund rows (DESIGN §6): the sale line keeps the 3 units ordered
+    expect(o.lines[0]).toMatchObject({ quantity: 3, price: '5', sku: null, vendor: null, discounts: [] });
   });
 
   it.each<[string, Record<string, unknown>, string]>([

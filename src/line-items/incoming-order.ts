@@ -1,3 +1,5 @@
+import type { IncomingRefund } from '../refunds/incoming-refund';
+
 /**
  * An order and a fulfillment as the line items feature consumes them, already normalised from the
  * store platform's webhook JSON by the ingestion feature (money amounts stay decimal strings).
@@ -51,4 +53,6 @@ export interface IncomingOrder {
   shippingTotal: string;
   lines: IncomingLine[];
   fulfillments: IncomingFulfillment[];
+  /** The order's refunds (`refunds[]`); each becomes refund rows once (src/refunds). */
+  refunds: IncomingRefund[];
 }

@@ -29,7 +29,10 @@ export class OrderIngestionService {
    * alone. Ends with the order's summaries, written once.
    */
   async ingestOrder(scope: ShopScope, order: IncomingOrder, isNewOrder: boolean): Promise<void> {
-    const stored = isNewOrder ? [] : await this.lineItems.findForOrders(scope, [order.orderId]);
+    const rows = isNewOrder ? [] : await this.lineItems.findForOrders(scope, [order.orderId]);
+    // Refund rows are never rewritten by an order payload (DESIGN §6); they count in its summaries.
+    const refundRows = rows.filter((l) => l.type === 'refund');
+    const stored = rows.filter((l) => l.type !== 'refund');
     const storedById = new Map(stored.map((l) => [l.lineItemId, l]));
     const ctx = await this.pricing.load(scope, {
       vendorNames: order.lines.map((l) => normaliseVendorName(l.vendor)),
@@ -98,7 +101,11 @@ export class OrderIngestionService {
         ...figures,
         ...payoutState(figures.payout, prev?.paid ?? 0),
         // not frozen, so not in a batch (batchId null)
-        inPayouts: isPayoutRow({ vendorId: vendor?._id, financialStatus: order.financialStatus }),
+        inPayouts: isPayoutRow({
+          vendorId: vendor?._id,
+          financialStatus: order.financialStatus,
+          type: 'sale',
+        }),
       };
       const fromPlatform = platformFulfillment.get(line.lineItemId) ?? null;
       const platformSaysFulfilled = line.fulfilled || fromPlatform !== null;
@@ -107,12 +114,18 @@ export class OrderIngestionService {
           fulfillmentStatus: platformSaysFulfilled ? 'fulfilled' : 'unfulfilled',
           fulfillment: fromPlatform,
         });
-        inserts.push({ ...fields, orderId: order.orderId, lineItemId: line.lineItemId });
+        inserts.push({ ...fields, type: 'sale', orderId: order.orderId, lineItemId: line.lineItemId });
         final.set(line.lineItemId, fields);
         return;
       }
-      // Guard on what others may write meanwhile: the payout engine (paid, frozen), a person (deduction).
-      const guard: Record<string, unknown> = { frozen: false, paid: prev.paid, deduction: prev.deduction };
+      // Guard on what others may write meanwhile: the payout engine (paid, frozen, a batch's claim:
+      // batchId), a person (deduction). A line a running batch holds is retried once it is settled.
+      const guard: Record<string, unknown> = {
+        frozen: false,
+        batchId: null,
+        paid: prev.paid,
+        deduction: prev.deduction,
+      };
       if (prev.fulfillmentStatus !== 'fulfilled' && platformSaysFulfilled) {
         Object.assign(fields, {
           fulfillmentStatus: 'fulfilled',
@@ -145,7 +158,7 @@ export class OrderIngestionService {
         notes: order.notes,
         customer: order.customer,
       },
-      [...final.values()] as LineItem[],
+      [...final.values(), ...refundRows] as LineItem[],
     );
     if (isNewOrder) await this.summaries.writeNew(scope, order.orderId, docs);
     else await this.summaries.write(scope, [order.orderId], docs, vendorChanged);

@@ -8,6 +8,7 @@ import { withTimeout } from '../common/async/timeout';
 import { SystemDeliveriesRepository } from '../ingestion/system-deliveries.repository';
 import { DELIVERY_STATES } from '../ingestion/webhook-delivery.schema';
 import { onJobRun, Queues } from '../queues/jobs';
+import { RefundMetrics } from '../refunds/refund-metrics';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 /** Scrapes do not wait longer than this on Redis or MongoDB (a gauge keeps its last value). */
@@ -35,6 +36,13 @@ export class MetricsService implements OnModuleDestroy {
     private readonly deliveries: SystemDeliveriesRepository,
   ) {
     collectDefaultMetrics({ register: this.registry });
+    // Refund rows, amounts clawed back and batch outcomes (counted where the work happens).
+    try {
+      for (const m of this.moduleRef.get(RefundMetrics, { strict: false }).all())
+        this.registry.registerMetric(m);
+    } catch {
+      // a process without the refunds feature
+    }
     this.httpDuration = new Histogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP request duration by method, route template and status code',

@@ -1,2 +1,3 @@
 export * from './decimal';
 export * from './line-item-figures';
+export * from './refund-figures';
