@@ -7,6 +7,10 @@ const iso = (d: Date | null | undefined): string | null => (d ? new Date(d).toIS
 export function toLineItemResponse(l: LineItem): LineItemDto {
   return {
     _id: String(l._id),
+    type: l.type ?? 'sale',
+    refundId: l.refundId ?? null,
+    refundLineItemId: l.refundLineItemId ?? null,
+    refundedQuantity: l.refundedQuantity ?? null,
     lineItemId: l.lineItemId,
     orderId: l.orderId,
     orderName: l.orderName,

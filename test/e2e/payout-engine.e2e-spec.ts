@@ -157,7 +157,7 @@ describe('payout engine (e2e)', () => {
     for (;;) {
       const res = await t.api.get(`/v1/payouts/batches/${id}`, { token: shop.token });
       expect(res.status).toBe(200);
-      if (res.body.status === 'completed' || res.body.status === 'failed') return res.body;
+      if (['completed', 'carried_forward', 'failed'].includes(res.body.status)) return res.body;
       if (Date.now() > end) throw new Error(`batch ${id} still ${res.body.status}`);
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -478,7 +478,15 @@ describe('payout engine (e2e)', () => {
       ]);
       expect(a.batchIds).toEqual(b.batchIds);
       const batch = await settled(shop, a.batchIds[0]);
-      expect(batch).toMatchObject({ status: 'completed', total: 0, lineItemCount: 0, adjustmentCount: 0 });
+      // nothing due: a net of 0.00 pays nothing and reads carried_forward (DESIGN §8)
+      expect(batch).toMatchObject({
+        status: 'carried_forward',
+        total: 0,
+        net: 0,
+        closingBalance: 0,
+        lineItemCount: 0,
+        adjustmentCount: 0,
+      });
       expect(
         (await t.api.get(`/v1/payouts/batches?vendorId=${v._id}`, { token: shop.token })).body,
       ).toMatchObject({

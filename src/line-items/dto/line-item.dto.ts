@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PAYOUT_STATUSES, PayoutStatus } from '../line-item.schema';
+import { PAYOUT_STATUSES, PayoutStatus, ROW_TYPES, RowType } from '../line-item.schema';
 
 export class LineItemFulfillmentDto {
   @ApiProperty({ example: 'success' })
@@ -29,6 +29,34 @@ export class LineItemFulfillmentDto {
 
 /** A calculated line item (spec §2.4): identifiers, the order context and every figure. */
 export class LineItemDto {
+  @ApiProperty({
+    enum: ROW_TYPES,
+    description:
+      '`sale`: the order line; `refund`: a refund row of it (DESIGN §6: figures negative, pro rata)',
+    example: 'sale',
+  })
+  type!: RowType;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Refund rows: the platform refund id',
+    example: null,
+  })
+  refundId!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Refund rows: the refund line item id',
+    example: null,
+  })
+  refundLineItemId!: string | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Refund rows: the units refunded',
+    example: null,
+  })
+  refundedQuantity!: number | null;
   @ApiProperty({
     description: 'Internal id of the calculated line item',
     example: '6740b9f1c2a4e15b3c9d0a21',
