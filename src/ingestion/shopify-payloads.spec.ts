@@ -66,8 +66,8 @@ describe('parseOrder', () => {
       variantTitle: 'M',
       sku: 'SKU-1',
       vendor: 'Acme',
-      productId: 9,
-      variantId: 10,
+      productId: '9',
+      variantId: '10',
       price: '19.99',
       quantity: 2,
       discounts: ['1.00', '0.50'],
@@ -134,9 +134,9 @@ describe('parseProduct / parseFulfillment', () => {
       variants: [{ id: 1, sku: 'S', price: '9.99', inventory_quantity: 4, requires_shipping: false }],
       images: [{ id: 2, src: 'https://x', alt: null, position: 1 }],
     });
-    expect(p).toMatchObject({ productId: 3, status: 'draft', tags: ['a', 'b', 'c'] });
+    expect(p).toMatchObject({ productId: '3', status: 'draft', tags: ['a', 'b', 'c'] });
     expect(p.variants[0]).toEqual({
-      id: 1,
+      id: '1',
       title: null,
       sku: 'S',
       price: 9.99,

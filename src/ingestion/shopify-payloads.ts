@@ -131,8 +131,8 @@ function parseLine(payload: unknown, i: number): IncomingLine {
     variantTitle: strOrNull(l.variant_title),
     sku: strOrNull(l.sku),
     vendor: strOrNull(l.vendor),
-    productId: idOrNull(l.product_id),
-    variantId: idOrNull(l.variant_id),
+    productId: idStringOrNull(l.product_id),
+    variantId: idStringOrNull(l.variant_id),
     price: decimal(l.price, `line_items[${i}].price`),
     quantity: int(quantity, `line_items[${i}].quantity`),
     discounts: arr(l.discount_allocations).map((d, j) =>
@@ -188,14 +188,15 @@ export function parseOrder(payload: unknown): IncomingOrder {
 
 export function parseProduct(payload: unknown): IncomingProduct {
   const p = obj(payload, 'product');
-  const createdAt = date(p.created_at, 'created_at');
+  // Shopify's own sample products/create sends `created_at: null`: the version date stands in.
+  const createdAt = date(p.created_at, 'created_at', dateOrNull(p.updated_at) ?? undefined);
   const tags = Array.isArray(p.tags)
     ? p.tags.map((t) => str(t).trim())
     : str(p.tags)
         .split(',')
         .map((t) => t.trim());
   return {
-    productId: id(p.id, 'product id'),
+    productId: idString(p.id, 'product id'),
     title: str(p.title),
     handle: str(p.handle),
     productType: str(p.product_type),
@@ -205,7 +206,7 @@ export function parseProduct(payload: unknown): IncomingProduct {
     variants: arr(p.variants).map((raw, i) => {
       const v = obj(raw, `variants[${i}]`);
       return {
-        id: idOrNull(v.id),
+        id: idStringOrNull(v.id),
         title: strOrNull(v.title),
         sku: strOrNull(v.sku),
         price: Number(decimal(v.price, `variants[${i}].price`, '0')),
@@ -216,7 +217,7 @@ export function parseProduct(payload: unknown): IncomingProduct {
     images: arr(p.images).map((raw) => {
       const im = objOrNull(raw) ?? {};
       return {
-        id: idOrNull(im.id),
+        id: idStringOrNull(im.id),
         src: strOrNull(im.src),
         alt: strOrNull(im.alt),
         position: typeof im.position === 'number' ? im.position : null,
@@ -228,6 +229,6 @@ export function parseProduct(payload: unknown): IncomingProduct {
 }
 
 /** products/delete carries only the id. */
-export function parseDeletedProductId(payload: unknown): number {
-  return id(obj(payload, 'product').id, 'product id');
+export function parseDeletedProductId(payload: unknown): string {
+  return idString(obj(payload, 'product').id, 'product id');
 }

@@ -57,16 +57,20 @@ export class WebhookProcessingService {
    */
   private async processOrder(scope: ShopScope, payload: unknown): Promise<string> {
     const order = parseOrder(payload);
-    const result = await this.ingestOrder(scope, order, payload);
+    const { result, refundsWaiting } = await this.ingestOrder(scope, order, payload);
     if (order.refunds.length > 0) return `${result}; ${await this.refunds.receive(scope, order.refunds)}`;
-    if (result === 'created') {
+    if (result === 'created' && refundsWaiting) {
       const { rows } = await this.refunds.applyForOrder(scope, order.orderId);
       if (rows > 0) return `${result}; ${rows} waiting refund row(s) recorded`;
     }
     return result;
   }
 
-  private async ingestOrder(scope: ShopScope, order: IncomingOrder, payload: unknown): Promise<string> {
+  private async ingestOrder(
+    scope: ShopScope,
+    order: IncomingOrder,
+    payload: unknown,
+  ): Promise<{ result: string; refundsWaiting: boolean }> {
     const version = {
       orderId: order.orderId,
       orderNumber: order.orderNumber,
@@ -76,11 +80,12 @@ export class WebhookProcessingService {
       raw: payload as Record<string, unknown>,
     };
     if (await this.orders.insertNew(scope, version)) {
-      await this.orderIngestion.ingestOrder(scope, order, true);
-      return 'created';
+      const { refundsWaiting } = await this.orderIngestion.ingestOrder(scope, order, true);
+      return { result: 'created', refundsWaiting };
     }
-    if (!(await this.orders.replaceUnlessNewer(scope, version))) return 'stale';
+    if (!(await this.orders.replaceUnlessNewer(scope, version)))
+      return { result: 'stale', refundsWaiting: false };
     await this.orderIngestion.ingestOrder(scope, order, false);
-    return 'updated';
+    return { result: 'updated', refundsWaiting: false };
   }
 }

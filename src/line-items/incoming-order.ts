@@ -10,8 +10,9 @@ export interface IncomingLine {
   variantTitle: string | null;
   sku: string | null;
   vendor: string | null;
-  productId: number | null;
-  variantId: number | null;
+  /** 64-bit platform ids, as decimal strings. */
+  productId: string | null;
+  variantId: string | null;
   price: string;
   quantity: number;
   discounts: string[];

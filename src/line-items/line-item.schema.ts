@@ -98,8 +98,9 @@ export class LineItem {
   @Prop({ type: String, default: '' }) name!: string;
   @Prop({ type: String, default: null }) variantTitle!: string | null;
   @Prop({ type: String, default: null }) sku!: string | null;
-  @Prop({ type: Number, default: null }) productId!: number | null;
-  @Prop({ type: Number, default: null }) variantId!: number | null;
+  /** 64-bit platform ids as decimal strings (every digit kept). */
+  @Prop({ type: String, default: null }) productId!: string | null;
+  @Prop({ type: String, default: null }) variantId!: string | null;
   @Prop({ type: Number, default: 0 }) price!: number;
   @Prop({ type: Number, default: 0 }) quantity!: number;
   /** `updated_at` of the order version the line was last ingested from: older webhooks never overwrite it. */

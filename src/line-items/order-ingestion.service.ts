@@ -28,7 +28,11 @@ export class OrderIngestionService {
    * only the order context; lines already ingested from a newer version of the order are left
    * alone. Ends with the order's summaries, written once.
    */
-  async ingestOrder(scope: ShopScope, order: IncomingOrder, isNewOrder: boolean): Promise<void> {
+  async ingestOrder(
+    scope: ShopScope,
+    order: IncomingOrder,
+    isNewOrder: boolean,
+  ): Promise<{ refundsWaiting: boolean }> {
     const rows = isNewOrder ? [] : await this.lineItems.findForOrders(scope, [order.orderId]);
     // Refund rows are never rewritten by an order payload (DESIGN §6); they count in its summaries.
     const refundRows = rows.filter((l) => l.type === 'refund');
@@ -162,5 +166,6 @@ export class OrderIngestionService {
     );
     if (isNewOrder) await this.summaries.writeNew(scope, order.orderId, docs);
     else await this.summaries.write(scope, [order.orderId], docs, vendorChanged);
+    return { refundsWaiting: ctx.refundsWaiting };
   }
 }

@@ -45,6 +45,8 @@ export class Refund {
   @Prop({ type: Number, default: 0 }) transactionsTotal!: number;
   /** Every line item of it has its refund row (false while its order has not arrived). */
   @Prop({ type: Boolean, default: false }) rowsApplied!: boolean;
+  /** Counted in the shop's `refundsWaiting` (it arrived before its order): uncounted once applied. */
+  @Prop({ type: Boolean, default: false }) waiting!: boolean;
 
   createdAt!: Date;
   updatedAt!: Date;

@@ -64,4 +64,15 @@ export class RefundsRepository extends TenantRepository<Refund> {
       })
       .exec();
   }
+
+  /**
+   * Flips `waiting` of one refund (a conditional write: true when this call changed it), so the
+   * shop's counter moves once per refund however often its deliveries repeat.
+   */
+  async setWaiting(scope: ShopScope, refundId: string, waiting: boolean): Promise<boolean> {
+    const res = await this.model
+      .updateOne(this.scoped(scope, { refundId, waiting: !waiting }), { $set: { waiting } })
+      .exec();
+    return res.modifiedCount === 1;
+  }
 }

@@ -9,6 +9,7 @@ import { RefundMetrics } from './refund-metrics';
 import { plannedRefundRows } from './refund-rows';
 import type { Refund } from './refund.schema';
 import { RefundsRepository } from './refunds.repository';
+import { ShopsRepository } from '../shops/shops.repository';
 
 /** The unattributed refund amounts of an order, as its read shows them. */
 export interface UnattributedRefund {
@@ -35,6 +36,7 @@ export class RefundsService {
     private readonly summaries: OrderSummaryRefresher,
     private readonly audit: AuditTrail,
     private readonly metrics: RefundMetrics,
+    private readonly shops: ShopsRepository,
   ) {}
 
   /** Stores the refunds and applies those of their orders; what happened, for the delivery's result. */
@@ -61,13 +63,24 @@ export class RefundsService {
     const refunds = await this.refunds.forOrder(scope, orderId);
     if (refunds.length === 0 || refunds.every((r) => r.rowsApplied)) return { rows: 0, waiting: false };
     const rows = await this.lineItems.findForOrders(scope, [orderId]);
-    if (!rows.some((r) => r.type !== 'refund')) return { rows: 0, waiting: true };
+    if (!rows.some((r) => r.type !== 'refund')) {
+      // The order has not arrived: its ingestion will look its refunds up while the shop counts some.
+      for (const r of refunds.filter((x) => !x.rowsApplied && !x.waiting)) {
+        if (await this.refunds.setWaiting(scope, r.refundId, true))
+          await this.shops.addRefundsWaiting(scope.shopId, 1);
+      }
+      return { rows: 0, waiting: true };
+    }
     const { docs, appliedRefundIds } = plannedRefundRows(refunds, rows);
     const inserted = await this.lineItems.insertRefundRows(scope, docs);
     await this.refunds.markApplied(
       scope,
       appliedRefundIds.filter((id) => !refunds.find((r) => r.refundId === id)?.rowsApplied),
     );
+    for (const r of refunds.filter((x) => x.waiting && appliedRefundIds.includes(x.refundId))) {
+      if (await this.refunds.setWaiting(scope, r.refundId, false))
+        await this.shops.addRefundsWaiting(scope.shopId, -1);
+    }
     if (docs.length > 0) {
       await this.summaries.refresh(scope, [orderId]);
       const clawedBack = sumAmounts(docs.map((d) => -(d.payout ?? 0)));

@@ -92,10 +92,20 @@ export class LineItemDto {
   variantTitle!: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'TSHIRT-RED-M' })
   sku!: string | null;
-  @ApiProperty({ type: Number, nullable: true, example: 7513594577066 })
-  productId!: number | null;
-  @ApiProperty({ type: Number, nullable: true, example: 42374833356970 })
-  variantId!: number | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: '64-bit platform id, a decimal string (every digit)',
+    example: '7513594577066',
+  })
+  productId!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: '64-bit platform id, a decimal string (every digit)',
+    example: '42374833356970',
+  })
+  variantId!: string | null;
   @ApiProperty({ example: 20 })
   price!: number;
   @ApiProperty({ example: 2 })

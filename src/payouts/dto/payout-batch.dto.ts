@@ -74,7 +74,10 @@ export class PayoutBatchDto {
   status!: BatchStatus;
   @ApiProperty({ description: 'Payout rows (sale and refund) this batch paid', example: 12 })
   lineItemCount!: number;
-  @ApiProperty({ description: 'Σ balances of the payout rows this batch paid (refund rows net)', example: 486.1 })
+  @ApiProperty({
+    description: 'Σ balances of the payout rows this batch paid (refund rows net)',
+    example: 486.1,
+  })
   lineItemTotal!: number;
   @ApiProperty({ description: 'Of lineItemCount: refund rows netted', example: 1 })
   refundCount!: number;
@@ -102,7 +105,8 @@ export class PayoutBatchDto {
   })
   openingBalance!: number;
   @ApiProperty({
-    description: '0 for a paid batch; the (≤ 0) net for a carried-forward one: the next batch’s opening balance',
+    description:
+      '0 for a paid batch; the (≤ 0) net for a carried-forward one: the next batch’s opening balance',
     example: 0,
   })
   closingBalance!: number;

@@ -32,7 +32,8 @@ export class VendorBalanceDto {
   @ApiProperty({ description: 'Σ of what the vendor’s paid batches paid', example: 90 })
   paidToDate!: number;
   @ApiProperty({
-    description: 'The amount the last batch carried forward (≤ 0; 0 when it paid): the next batch’s opening balance',
+    description:
+      'The amount the last batch carried forward (≤ 0; 0 when it paid): the next batch’s opening balance',
     example: -27,
   })
   carriedForward!: number;
