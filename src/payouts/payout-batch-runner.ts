@@ -1,6 +1,5 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Types } from 'mongoose';
 import { PayoutAdjustmentsRepository } from '../adjustments/payout-adjustments.repository';
 import { Clock } from '../common/clock/clock';
 import { DomainError, NotFoundError } from '../common/errors';
@@ -11,6 +10,7 @@ import { OrderSummaryRefresher } from '../line-items/order-summary.refresher';
 import { isSettled, PayoutBatch } from './payout-batch.schema';
 import { VendorBalancesRepository } from './vendor-balances.repository';
 import { RefundMetrics } from '../refunds/refund-metrics';
+import { AuditTrail } from '../audit/audit-trail.service';
 import { BatchTotals, PayoutBatchesRepository } from './payout-batches.repository';
 import { PayoutEngineOptions } from './payout-engine.options';
 
@@ -50,6 +50,7 @@ export class PayoutBatchRunner {
     private readonly options: PayoutEngineOptions,
     private readonly balances: VendorBalancesRepository,
     @Optional() private readonly metrics?: RefundMetrics,
+    @Optional() private readonly audit?: AuditTrail,
   ) {}
 
   /**
@@ -112,6 +113,20 @@ export class PayoutBatchRunner {
       if (!done) throw new Error('The run lost its lease before completing');
       await this.balances.unlock(scope, batch.vendorId, batch._id);
       this.metrics?.batchSettled(scope.shopId, status, totals.refundTotal);
+      if (status === 'carried_forward') {
+        await this.audit?.platformEvents(scope, 'payout_batch.carry_forward', [
+          {
+            resource: { type: 'payout_batch', id: id },
+            after: {
+              vendorId: batch.vendorId,
+              periodEnd: batch.periodEnd,
+              net: decided.net,
+              openingBalance: decided.openingBalance,
+              closingBalance,
+            },
+          },
+        ]);
+      }
       return done;
     } catch (err) {
       if (locked) await this.balances.unlock(scope, batch.vendorId, batch._id).catch(() => undefined);

@@ -2,7 +2,7 @@
 import { shopScope } from '../../src/common/tenancy';
 import { PayoutReconcileService } from '../../src/payouts/payout-reconcile.service';
 import { startApp, TestApp } from '../support/app';
-import { createMerchantKey, createShop, TestShop } from '../support/factory';
+import { createMerchantKey, createShop } from '../support/factory';
 import { createVendor } from '../support/payout-fixtures';
 import { shopifyRefund } from '../support/refunds';
 import { DAY } from '../support/test-clock';
