@@ -159,7 +159,8 @@ LineItemSchema.index(
 );
 LineItemSchema.index({ shopId: 1, sku: 1, orderCreatedAt: 1, _id: 1 });
 LineItemSchema.index({ shopId: 1, vendorName: 1 });
-LineItemSchema.index({ shopId: 1, batchId: 1 });
+// A batch's rows (claimed or paid), and those it still holds unpaid (released when it carries forward).
+LineItemSchema.index({ shopId: 1, batchId: 1, frozen: 1 });
 // GET /v1/payouts
 const NEWEST = { orderCreatedAt: -1, _id: -1 } as const;
 // (`type` sent as `$in` when not filtered; a sale row stored before refund rows existed has none: null)

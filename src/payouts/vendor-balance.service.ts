@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Types } from 'mongoose';
 import { PayoutAdjustmentsRepository } from '../adjustments/payout-adjustments.repository';
 import { Clock } from '../common/clock/clock';
 import { dayEnd, dayOf } from '../common/dates/day-range';
 import { NotFoundError } from '../common/errors';
 import { fromCents, sumAmounts } from '../common/money';
-import type { ShopScope } from '../common/tenancy';
+import { type ShopScope, toObjectId } from '../common/tenancy';
 import { LineItemsRepository } from '../line-items/line-items.repository';
 import { VendorsRepository } from '../vendors/vendors.repository';
 import type { VendorBalanceDto } from './dto/vendor-balance.dto';
@@ -28,15 +27,19 @@ export class VendorBalanceService {
   ) {}
 
   async get(scope: ShopScope, vendorId: string): Promise<VendorBalanceDto> {
-    const vendor = await this.vendors.findById(scope, vendorId);
-    if (!vendor) throw new NotFoundError('Vendor');
-    const id = vendor._id as Types.ObjectId;
+    const id = toObjectId(vendorId);
+    // A vendor caller reads only its own balance (its scope would narrow every read to itself).
+    if (!id || (scope.vendorId && scope.vendorId !== String(id))) throw new NotFoundError('Vendor');
     const today = dayEnd(dayOf(this.clock.now()))!;
+    // One round trip: the balance document (scoped: it exists only for a vendor of this shop that
+    // a batch has settled), and the two sums over what is unsettled. Only a vendor never batched
+    // needs the vendor read for its 404.
     const [stored, rows, adjustments] = await Promise.all([
       this.balances.find(scope, id),
       this.lineItems.unsettledSums(scope, id),
       this.adjustments.unpaidSum(scope, id, today),
     ]);
+    if (!stored && !(await this.vendors.findById(scope, id))) throw new NotFoundError('Vendor');
     const last = stored?.lastBatch ?? null;
     return {
       vendorId: String(id),
