@@ -144,7 +144,7 @@ describe('parseProduct / parseFulfillment', () => {
       requiresShipping: false,
     });
     expect(p.updatedAt).toEqual(p.createdAt);
-    expect(parseDeletedProductId({ id: 3 })).toBe(3);
+    expect(parseDeletedProductId({ id: 3 })).toBe('3');
     expect(() => parseDeletedProductId({})).toThrow(PayloadError);
   });
 
