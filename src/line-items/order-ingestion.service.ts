@@ -11,6 +11,7 @@ import type { GuardedSet } from './line-item-views';
 import { LineItemsRepository } from './line-items.repository';
 import { OrderSummaryRefresher } from './order-summary.refresher';
 import { toFulfillment } from './platform-fulfillments.service';
+import { recutRefundRows } from '../refunds/refund-rows';
 
 /** Store-platform orders (create, updated, paid, cancelled) into calculated line items and order summaries. */
 @Injectable()
@@ -142,6 +143,19 @@ export class OrderIngestionService {
       final.set(line.lineItemId, { ...prev, ...fields });
     });
 
+    // A refund row is cut from its sale line (DESIGN §6): while unsettled it follows the line's
+    // current figures and vendor (a line priced before its vendor existed, an order edit).
+    const recut = new Map<string, Record<string, unknown>>();
+    for (const [lineItemId, sale] of final) {
+      const own = refundRows.filter((r) => r.lineItemId === lineItemId);
+      if (own.length === 0) continue;
+      for (const { row, set } of recutRefundRows(sale as LineItem, own)) {
+        writes.push({ id: row._id, guard: { frozen: false, batchId: null, paid: row.paid }, set });
+        recut.set(String(row._id), set);
+        if (String(row.vendorId) !== String(set.vendorId)) vendorChanged = true;
+      }
+    }
+    const refundView = refundRows.map((r) => ({ ...r, ...(recut.get(String(r._id)) ?? {}) }));
     if (inserts.length > 0 && !(await this.lineItems.insertNew(scope, inserts))) {
       throw new ConcurrentLineItemChange(`line items of order ${order.orderId} were created concurrently`);
     }
@@ -162,7 +176,7 @@ export class OrderIngestionService {
         notes: order.notes,
         customer: order.customer,
       },
-      [...final.values(), ...refundRows] as LineItem[],
+      [...final.values(), ...refundView] as LineItem[],
     );
     if (isNewOrder) await this.summaries.writeNew(scope, order.orderId, docs);
     else await this.summaries.write(scope, [order.orderId], docs, vendorChanged);

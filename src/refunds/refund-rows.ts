@@ -1,4 +1,4 @@
-import { payoutState, refundedSoFar, refundRowFigures, round2 } from '../common/money';
+import { payoutState, REFUND_FIGURES, refundedSoFar, refundRowFigures, round2 } from '../common/money';
 import { LineItem, REFUND_ROW_FINANCIAL_STATUS } from '../line-items/line-item.schema';
 import type { Refund } from './refund.schema';
 
@@ -81,4 +81,50 @@ export function plannedRefundRows(
 /** A refund row's date: the refund's processed_at, else its created_at. */
 export function dateOf(refund: Pick<Refund, 'processedAt' | 'platformCreatedAt'>): Date {
   return refund.processedAt ?? refund.platformCreatedAt;
+}
+
+/** Refund rows in the order they were cut: by refund date, then refund id, then refund line item id. */
+function cutOrder(a: LineItem, b: LineItem): number {
+  const byNumber = (x: string | null, y: string | null) =>
+    (x ?? '').localeCompare(y ?? '', 'en', { numeric: true });
+  return (
+    a.orderCreatedAt.getTime() - b.orderCreatedAt.getTime() ||
+    byNumber(a.refundId, b.refundId) ||
+    byNumber(a.refundLineItemId, b.refundLineItemId)
+  );
+}
+
+/**
+ * A sale line's unsettled refund rows cut again from its current figures (the line got a vendor, a
+ * new commission, an order edit): the same rule, earlier rows first, settled rows kept as paid.
+ * Returns the changes to write; none when every row already reads what the rule gives.
+ */
+export function recutRefundRows(
+  sale: LineItem,
+  refunds: LineItem[],
+): Array<{ row: LineItem; set: Record<string, unknown> }> {
+  const out: Array<{ row: LineItem; set: Record<string, unknown> }> = [];
+  const before: Array<Partial<LineItem>> = [];
+  for (const r of [...refunds].sort(cutOrder)) {
+    if (r.frozen || r.batchId) {
+      before.push(r);
+      continue;
+    }
+    const { figures } = refundRowFigures(sale, sale.quantity, r.refundedQuantity ?? 0, refundedSoFar(before));
+    const set: Record<string, unknown> = {
+      ...figures,
+      ...payoutState(figures.payout, r.paid ?? 0),
+      vendorId: sale.vendorId,
+      vendorName: sale.vendorName,
+      commissionPlan: sale.commissionPlan,
+      inPayouts: sale.vendorId != null,
+    };
+    const same =
+      REFUND_FIGURES.every((f) => r[f] === figures[f]) &&
+      String(r.vendorId) === String(sale.vendorId) &&
+      r.commissionPlan === sale.commissionPlan;
+    if (!same) out.push({ row: r, set });
+    before.push({ ...r, ...figures });
+  }
+  return out;
 }

@@ -195,6 +195,16 @@ describe('refunds, netting and vendor balances (e2e)', () => {
     const refundRow = (await s.rows('&type=refund'))[0];
     expect(refundRow).toMatchObject({ payoutStatus: 'paid', paid: -45, balance: 0, batchId: third._id });
     await s.reconcile();
+
+    // the audit trail: the refund recorded by the platform, the batch carried forward
+    const audit = async (action: string) =>
+      (await t.api.get(`/v1/audit-events?limit=250&action=${action}`, { token: s.shop.token })).body;
+    const recorded = await audit('refund.record');
+    expect(recorded.total).toBe(1);
+    const carried = await audit('payout_batch.carry_forward');
+    expect(carried.total).toBe(1);
+    expect(JSON.stringify([recorded, carried])).toContain('"platform"');
+    expect(JSON.stringify(carried)).toContain(second._id);
   });
 
   it('a full refund after the payout nets every figure to exactly 0.00 over the two batches', async () => {
@@ -389,6 +399,38 @@ describe('refunds, netting and vendor balances (e2e)', () => {
     const b = await s.batch(day(-1));
     expect(b).toMatchObject({ status: 'carried_forward', net: -paid.total, closingBalance: -paid.total });
     expect(await s.balance()).toMatchObject({ carriedForward: -paid.total, due: -paid.total });
+    await s.reconcile();
+  });
+
+  it('a refund cut while its line had no vendor follows the line to the vendor created later', async () => {
+    const s = await scenario('rf-late-vendor');
+    const o = shopifyOrder({
+      createdAt: day(-6),
+      financialStatus: 'paid',
+      lineItems: [{ id: platformId(), vendor: 'rf late vendor', price: '50.00', quantity: 2 }],
+    });
+    await s.send('orders/create', o);
+    await s.send(
+      'refunds/create',
+      shopifyRefund({
+        orderId: o.id,
+        processedAt: day(-4),
+        lines: [{ lineItemId: o.line_items[0].id, quantity: 1 }],
+      }),
+    );
+    expect(await s.rows()).toEqual([]); // no vendor yet: not a payout row
+    const late = await createVendor(t, s.shop, 'RF Late Vendor', {
+      commissionType: 'percentage',
+      commissionAmount: 10,
+    });
+    await s.send('orders/updated', nextVersion(o, { financial_status: 'partially_refunded' }));
+    const rows = await s.rows();
+    expect(rows.map((r) => [r.type, r.vendorId, r.payout]).sort()).toEqual([
+      ['refund', late._id, -45],
+      ['sale', late._id, 90],
+    ]);
+    const balance = await t.api.get(`/v1/vendors/${late._id}/balance`, { token: s.shop.token });
+    expect(balance.body.due).toBe(45);
     await s.reconcile();
   });
 
