@@ -1,5 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { shopScope } from '../../src/common/tenancy';
+import { MetricsService } from '../../src/ops/metrics.service';
 import { PayoutReconcileService } from '../../src/payouts/payout-reconcile.service';
 import { startApp, TestApp } from '../support/app';
 import { createMerchantKey, createShop } from '../support/factory';
@@ -145,6 +146,10 @@ describe('refunds, netting and vendor balances (e2e)', () => {
     expect(b).toMatchObject({ status: 'completed', total: 45, net: 45, refundCount: 1, refundTotal: -45 });
     expect(await s.balance()).toMatchObject({ due: 0, paidToDate: 45, carriedForward: 0 });
     await s.reconcile();
+    // metrics: refund rows by shop and the amount clawed back
+    const metrics = await t.app.get(MetricsService).registry.metrics();
+    expect(metrics).toContain(`marketplace_refund_rows_total{shop="${s.shop.shopId}"} 1`);
+    expect(metrics).toContain(`marketplace_refund_clawed_back_total{shop="${s.shop.shopId}"} 45`);
   });
 
   it('the same refund after the payout: −45.00 + 18.00 carries −27.00 forward; a later sale is paid net', async () => {
