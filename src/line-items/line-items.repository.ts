@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ModelOutbox, withOutbox } from '../audit/audit-outbox';
@@ -43,8 +43,14 @@ import {
  * figures; the payout engine alone sets paid / frozen / batchId; fulfillments claim and record
  * fulfillments. Each caller gets the view it needs (line-item-views.ts).
  */
+/**
+ * Unique indexes a schema no longer declares, dropped at start: `autoIndex` creates new indexes but
+ * never drops old ones, and the pre-refund unique (shop, order, line) would refuse every refund row.
+ */
+const SUPERSEDED_UNIQUE_INDEXES = ['shopId_1_orderId_1_lineItemId_1'];
+
 @Injectable()
-export class LineItemsRepository extends TenantRepository<LineItem> {
+export class LineItemsRepository extends TenantRepository<LineItem> implements OnApplicationBootstrap {
   protected override readonly vendorField = 'vendorId';
   /** The audit outbox of line items (hand-written figures, fulfillments; AuditTrail.commit). */
   readonly outbox: ModelOutbox;
@@ -52,6 +58,13 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
   constructor(@InjectModel(LineItem.name) model: Model<LineItem>) {
     super(model);
     this.outbox = new ModelOutbox(model);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.model.init(); // the new unique index first, so no moment is left without one
+    for (const name of SUPERSEDED_UNIQUE_INDEXES) {
+      await this.model.collection.dropIndex(name).catch(() => undefined); // absent: nothing to do
+    }
   }
 
   // ---- reads --------------------------------------------------------------------------------
