@@ -170,6 +170,38 @@ describe('refund rows (e2e)', () => {
     await s.reconcile();
   });
 
+  it('Shopify’s sample partially_refunded order: figures from the ordered quantity, shipping split over all lines', async () => {
+    // The platform's sample shape (3 × 199.00, discounts 3.34 / 3.33 / 3.33, shipping 10.00, two
+    // lines refunded: current_quantity 0), with ids a safe integer (its own order id is beyond 2^53).
+    const s = await scenario('rf-sample');
+    const o = await s.order(
+      [
+        { price: '199.00', quantity: 1 },
+        { price: '199.00', quantity: 1 },
+        { price: '199.00', quantity: 1 },
+      ],
+      day(-3),
+      { shipping: ['10.00'], financialStatus: 'partially_refunded' },
+    );
+    const discounts = ['3.34', '3.33', '3.33'];
+    o.line_items.forEach((l: any, i: number) => {
+      l.discount_allocations = [{ amount: discounts[i], discount_application_index: 0 }];
+      l.current_quantity = i < 2 ? 0 : 1;
+    });
+    await s.send('orders/create', o);
+    const lines = (await t.api.get(`/v1/orders/${o.id}?lineItems=true`, { token: s.shop.token })).body.orders;
+    expect(lines.map((l: any) => [l.sales, l.salesAfterDiscount, l.shipping])).toEqual([
+      [199, amount(c('199.00') - c('3.34')), 3.33],
+      [199, amount(c('199.00') - c('3.33')), 3.33],
+      [199, amount(c('199.00') - c('3.33')), 3.34],
+    ]);
+    for (const l of lines) {
+      for (const f of ['sales', 'salesAfterDiscount', 'commission', 'payout', 'shipping'])
+        expect(l[f]).toBeGreaterThan(0);
+    }
+    await s.reconcile();
+  });
+
   it('a refund that arrives before its order is kept and applied when the order arrives', async () => {
     const s = await scenario('rf-early');
     const o = await s.order([{ price: '50.00', quantity: 2 }], day(-5));
