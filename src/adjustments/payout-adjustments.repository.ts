@@ -3,6 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ModelOutbox, outboxOnInsert, withOutbox } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
+import { round2 } from '../common/money';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { valueOrAny } from '../database/query-filters';
 import { upsertReturningDocument } from '../database/upsert';
@@ -152,13 +153,39 @@ export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustme
 
   /**
    * UNPAID → PAID with the batch id, each write conditional on the adjustment still being UNPAID
-   * (so a concurrent batch or a delete wins cleanly and nothing is paid twice).
+   * and still dated within the cut-off at that moment (so a concurrent batch, a delete or an edit
+   * that moves it past the cut-off wins cleanly: nothing is paid twice or early).
    */
-  async markPaid(scope: ShopScope, ids: Types.ObjectId[], batchId: string, at: Date): Promise<void> {
+  async markPaid(
+    scope: ShopScope,
+    ids: Types.ObjectId[],
+    batchId: string,
+    at: Date,
+    cutoff: Date,
+  ): Promise<void> {
     await this.updateEach(scope, ids, (_id) => ({
-      filter: { _id, status: 'UNPAID' },
+      filter: { _id, status: 'UNPAID', customItemDate: { $lte: cutoff } },
       set: { status: 'PAID', batchId, paidAt: at },
     }));
+  }
+
+  /** Σ of the vendor's UNPAID adjustments dated up to `until` (the balance read's `due`). */
+  async unpaidSum(scope: ShopScope, vendorId: Types.ObjectId, until: Date): Promise<number> {
+    const rows = await this.model
+      .aggregate<{ amount: number }>([
+        { $match: this.scoped(scope, { vendorId, status: 'UNPAID', customItemDate: { $lte: until } }) },
+        { $group: { _id: '$vendorId', amount: { $sum: '$amount' } } },
+      ])
+      .exec();
+    return round2(rows[0]?.amount ?? 0);
+  }
+
+  /** Every adjustment of the vendor (reconcile). */
+  forReconcile(scope: ShopScope, vendorId: Types.ObjectId): Promise<PayoutAdjustment[]> {
+    return this.model
+      .find(this.scoped(scope, { vendorId, status: { $in: ADJUSTMENT_STATUSES } }))
+      .lean<PayoutAdjustment[]>()
+      .exec();
   }
 
   /** What a batch actually paid: the adjustments carrying its id. */

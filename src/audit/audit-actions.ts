@@ -13,6 +13,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'merchant_key',
   'payout_method',
   'transfer',
+  'refund',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
@@ -36,6 +37,8 @@ export const AUDIT_ACTIONS = [
   'payout_adjustment.update',
   'payout_adjustment.delete',
   'payout_batch.create',
+  'payout_batch.carry_forward',
+  'refund.record',
   'merchant_key.create',
   'merchant_key.rotate',
   'merchant_key.revoke',
@@ -46,5 +49,6 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_ACTOR_KINDS = ['shop', 'merchant', 'vendor'] as const;
+/** `platform`: the store platform's webhooks and the work they cause (refunds, batches it settles). */
+export const AUDIT_ACTOR_KINDS = ['shop', 'merchant', 'vendor', 'platform'] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];

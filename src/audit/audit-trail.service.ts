@@ -83,6 +83,42 @@ export class AuditTrail {
   }
 
   /**
+   * Events of work the store platform caused (a webhook's refund rows) or the engine did on its own
+   * (a batch carried forward): actor `platform`. Each event's id is derived from its resource and
+   * action, so a retried job stores it once. Stored after the write (no request outbox to ride on);
+   * a failure is logged, never thrown.
+   */
+  async platformEvents(
+    scope: ShopScope,
+    action: AuditAction,
+    items: Array<{ resource: { type: AuditResourceType; id: string }; after: View }>,
+  ): Promise<void> {
+    if (items.length === 0) return;
+    const stamp: AuditStamp = {
+      key: new Types.ObjectId().toHexString(),
+      at: this.clock.now(),
+      actor: { kind: 'platform', id: 'platform' },
+      requestId: null,
+      clientRequestId: null,
+    };
+    const records = items.map((i) =>
+      auditRecord(scope.shopId, stamp, {
+        action,
+        resource: i.resource,
+        before: null,
+        after: i.after,
+        id: deletionEventId(
+          `${action}:${i.resource.type}` as AuditResourceType,
+          `${scope.shopId}:${i.resource.id}`,
+        ),
+      }),
+    );
+    await OperationContexts.phase('audit', () => this.events.store(scope, records)).catch((err: unknown) =>
+      this.logger.warn({ err: (err as Error)?.message, action }, 'Platform audit events not stored'),
+    );
+  }
+
+  /**
    * After the write: stores the events of the documents it reached and empties their outboxes.
    * `applied`: `all` when every document matched its write, the ids known to carry it (an update
    * that returned the document), or `check` to ask the collection which documents carry the stamp.

@@ -151,6 +151,34 @@ export function orderPayload(
     };
   });
   const financial = rnd() < 0.75 ? 'paid' : rnd() < 0.5 ? 'pending' : 'partially_paid';
+  // Every 12th paid order had one unit of its first line refunded a day later (a refund row per
+  // refund line item, DESIGN §6). Chosen by position, not by `rnd`, so the rest of the data set is
+  // the same as before refunds existed.
+  const refunded = financial === 'paid' && i % 12 === 5;
+  const refundAt = new Date(Math.min(now.getTime(), created.getTime() + 24 * 3600 * 1000)).toISOString();
+  const refunds = refunded
+    ? [
+        {
+          id: id * 10 + 7,
+          order_id: id,
+          created_at: refundAt,
+          processed_at: refundAt,
+          note: 'Returned: wrong size',
+          restock: true,
+          transactions: [{ id: id * 10 + 8, kind: 'refund', status: 'success', amount: lines[0].price }],
+          order_adjustments: [],
+          refund_line_items: [
+            {
+              id: id * 10 + 9,
+              line_item_id: lines[0].id,
+              quantity: 1,
+              restock_type: 'return',
+              subtotal: lines[0].price,
+            },
+          ],
+        },
+      ]
+    : [];
   return {
     id,
     name: `#${1000 + i + 1}`,
@@ -159,7 +187,7 @@ export function orderPayload(
     currency: 'USD',
     created_at: created.toISOString(),
     updated_at: created.toISOString(),
-    financial_status: financial,
+    financial_status: refunded ? 'partially_refunded' : financial,
     cancelled_at: null,
     note: i % 7 === 0 ? 'Gift wrap, please' : null,
     customer: {
@@ -186,5 +214,6 @@ export function orderPayload(
     shipping_lines: [{ title: 'Standard', code: 'STD', price: rnd() < 0.3 ? '0.00' : '6.90' }],
     line_items: lines,
     fulfillments: [],
+    refunds,
   };
 }

@@ -8,6 +8,7 @@ import { DomainError } from '../common/errors';
 import { EnvValidationError } from '../config/env.validation';
 import { CliArgs, CliCommand, CliOption, CliUsageError } from './cli-command';
 import { payoutsCommands } from './payouts.commands';
+import { reconcileCommands } from './reconcile.commands';
 import { stderrProgress } from './progress';
 import { secretsCommands } from './secrets.commands';
 import { seedCommands } from './seed.commands';
@@ -19,6 +20,7 @@ export const COMMANDS: CliCommand[] = [
   ...shopCommands,
   ...payoutsCommands,
   ...transfersCommands,
+  ...reconcileCommands,
   ...seedCommands,
   ...secretsCommands,
 ];
@@ -111,8 +113,10 @@ async function main(argv: string[]): Promise<number> {
   });
   try {
     await queuesReady(app);
-    printResult(await cmd.run(app, args, stderrProgress(cmd.name)));
-    return 0;
+    const result = await cmd.run(app, args, stderrProgress(cmd.name));
+    printResult(result);
+    // A check command (payouts:reconcile) prints its verdict and fails the exit code when it found a difference.
+    return result.ok === false ? EXIT_FAILED : 0;
   } finally {
     await app.close();
   }

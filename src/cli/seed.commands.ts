@@ -157,6 +157,8 @@ export const seedCommands: CliCommand[] = [
         products: products.length,
         orders: orders,
         lineItems,
+        refunds: deliveries.filter((d) => ((d.payload.refunds as unknown[] | undefined) ?? []).length > 0)
+          .length,
         sampleOrderId: orderIds[0] ?? null,
       };
     },

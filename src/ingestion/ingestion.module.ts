@@ -3,6 +3,7 @@ import { MongooseModule } from '@nestjs/mongoose';
 import { LineItemsModule } from '../line-items/line-items.module';
 import { OrdersDataModule } from '../orders/orders-data.module';
 import { ProductsModule } from '../products/products.module';
+import { RefundsModule } from '../refunds/refunds.module';
 import { ShopsModule } from '../shops/shops.module';
 import { DeliveryRejectionsRepository } from './delivery-rejections.repository';
 import { IngestionService } from './ingestion.service';
@@ -29,6 +30,7 @@ import { WebhookTopicHandlers } from './webhook-topic-handlers';
     LineItemsModule,
     OrdersDataModule,
     ProductsModule,
+    RefundsModule,
   ],
   controllers: [ShopifyWebhooksController, WebhookDeliveriesV1Controller],
   providers: [

@@ -66,8 +66,8 @@ describe('parseOrder', () => {
       variantTitle: 'M',
       sku: 'SKU-1',
       vendor: 'Acme',
-      productId: 9,
-      variantId: 10,
+      productId: '9',
+      variantId: '10',
       price: '19.99',
       quantity: 2,
       discounts: ['1.00', '0.50'],
@@ -83,7 +83,7 @@ describe('parseOrder', () => {
     });
   });
 
-  it('uses current_quantity when present, updated_at defaults to created_at, cancelled_at marks cancelled', () => {
+  it('uses the ordered quantity, never current_quantity; updated_at defaults to created_at; cancelled_at marks cancelled', () => {
     const o = parseOrder(
       order({
         updated_at: undefined,
@@ -93,7 +93,8 @@ describe('parseOrder', () => {
     );
     expect(o.updatedAt).toEqual(o.createdAt);
     expect(o.cancelled).toBe(true);
-    expect(o.lines[0]).toMatchObject({ quantity: 1, price: '5', sku: null, vendor: null, discounts: [] });
+    // refunds are refund rows (DESIGN §6): the sale line keeps the 3 units ordered
+    expect(o.lines[0]).toMatchObject({ quantity: 3, price: '5', sku: null, vendor: null, discounts: [] });
   });
 
   it.each<[string, Record<string, unknown>, string]>([
@@ -133,9 +134,9 @@ describe('parseProduct / parseFulfillment', () => {
       variants: [{ id: 1, sku: 'S', price: '9.99', inventory_quantity: 4, requires_shipping: false }],
       images: [{ id: 2, src: 'https://x', alt: null, position: 1 }],
     });
-    expect(p).toMatchObject({ productId: 3, status: 'draft', tags: ['a', 'b', 'c'] });
+    expect(p).toMatchObject({ productId: '3', status: 'draft', tags: ['a', 'b', 'c'] });
     expect(p.variants[0]).toEqual({
-      id: 1,
+      id: '1',
       title: null,
       sku: 'S',
       price: 9.99,
@@ -143,7 +144,7 @@ describe('parseProduct / parseFulfillment', () => {
       requiresShipping: false,
     });
     expect(p.updatedAt).toEqual(p.createdAt);
-    expect(parseDeletedProductId({ id: 3 })).toBe(3);
+    expect(parseDeletedProductId({ id: 3 })).toBe('3');
     expect(() => parseDeletedProductId({})).toThrow(PayloadError);
   });
 

@@ -1,6 +1,7 @@
 import { sumAmounts } from '../common/money';
 import type { IncomingFulfillment, IncomingLine, IncomingOrder } from '../line-items/incoming-order';
 import type { IncomingProduct } from '../products/incoming-product';
+import { parseRefund } from './shopify-refunds';
 
 /**
  * Normalises Shopify REST Admin webhook JSON (orders, products, fulfillments) into what the
@@ -13,25 +14,45 @@ type Json = Record<string, unknown>;
 
 const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
 
-function obj(v: unknown, what: string): Json {
+export function obj(v: unknown, what: string): Json {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw new PayloadError(`${what} must be an object`);
   return v as Json;
 }
 
-function objOrNull(v: unknown): Json | null {
+export function objOrNull(v: unknown): Json | null {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : null;
 }
 
-function arr(v: unknown): unknown[] {
+export function arr(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
 }
 
-function id(v: unknown, what: string): number {
+export function id(v: unknown, what: string): number {
   const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
+  if (typeof n === 'number' && Number.isInteger(n) && n > Number.MAX_SAFE_INTEGER) {
+    // Order and line item ids are numbers in the API (spec): one beyond 2^53 cannot be kept exactly.
+    throw new PayloadError(`${what} ${String(v)} is beyond 2^53 and cannot be stored exactly`);
+  }
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) {
     throw new PayloadError(`${what} must be a positive integer id`);
   }
   return n;
+}
+
+/** An id the API returns as a string (product, variant, refund): every digit kept. */
+export function idString(v: unknown, what: string): string {
+  const s =
+    typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : typeof v === 'string' ? v.trim() : '';
+  if (!/^[1-9]\d{0,19}$/.test(s)) throw new PayloadError(`${what} must be a positive integer id`);
+  return s;
+}
+
+export function idStringOrNull(v: unknown): string | null {
+  try {
+    return v === null || v === undefined ? null : idString(v, 'id');
+  } catch {
+    return null;
+  }
 }
 
 function idOrNull(v: unknown): number | null {
@@ -42,37 +63,37 @@ function idOrNull(v: unknown): number | null {
   }
 }
 
-function str(v: unknown, fallback = ''): string {
+export function str(v: unknown, fallback = ''): string {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : fallback;
 }
 
-function strOrNull(v: unknown): string | null {
+export function strOrNull(v: unknown): string | null {
   const s = str(v).trim();
   return s === '' ? null : s;
 }
 
-function decimal(v: unknown, what: string, fallback?: string): string {
+export function decimal(v: unknown, what: string, fallback?: string): string {
   if ((v === null || v === undefined || v === '') && fallback !== undefined) return fallback;
   const s = typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'string' ? v.trim() : '';
   if (!DECIMAL_RE.test(s)) throw new PayloadError(`${what} must be a decimal amount`);
   return s;
 }
 
-function int(v: unknown, what: string): number {
+export function int(v: unknown, what: string): number {
   if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
     throw new PayloadError(`${what} must be a non-negative integer`);
   }
   return v;
 }
 
-function date(v: unknown, what: string, fallback?: Date): Date {
+export function date(v: unknown, what: string, fallback?: Date): Date {
   if ((v === null || v === undefined || v === '') && fallback) return fallback;
   const d = typeof v === 'string' || typeof v === 'number' ? new Date(v) : null;
   if (!d || Number.isNaN(d.getTime())) throw new PayloadError(`${what} must be a date-time`);
   return d;
 }
 
-function dateOrNull(v: unknown): Date | null {
+export function dateOrNull(v: unknown): Date | null {
   try {
     return v ? date(v, 'date') : null;
   } catch {
@@ -102,15 +123,16 @@ export function parseFulfillment(payload: unknown, orderIdFallback?: number): In
 
 function parseLine(payload: unknown, i: number): IncomingLine {
   const l = obj(payload, `line_items[${i}]`);
-  const quantity = typeof l.current_quantity === 'number' ? l.current_quantity : l.quantity;
+  // The ordered quantity (order edits change it), never current_quantity: refunds are refund rows (DESIGN §6).
+  const quantity = l.quantity;
   return {
     lineItemId: id(l.id, `line_items[${i}].id`),
     name: str(l.name) || str(l.title),
     variantTitle: strOrNull(l.variant_title),
     sku: strOrNull(l.sku),
     vendor: strOrNull(l.vendor),
-    productId: idOrNull(l.product_id),
-    variantId: idOrNull(l.variant_id),
+    productId: idStringOrNull(l.product_id),
+    variantId: idStringOrNull(l.variant_id),
     price: decimal(l.price, `line_items[${i}].price`),
     quantity: int(quantity, `line_items[${i}].quantity`),
     discounts: arr(l.discount_allocations).map((d, j) =>
@@ -160,19 +182,21 @@ export function parseOrder(payload: unknown): IncomingOrder {
     ),
     lines: lines.map(parseLine),
     fulfillments: arr(o.fulfillments).map((f) => parseFulfillment(f, orderId)),
+    refunds: arr(o.refunds).map((r, i) => parseRefund(r, orderId, `refunds[${i}]`)),
   };
 }
 
 export function parseProduct(payload: unknown): IncomingProduct {
   const p = obj(payload, 'product');
-  const createdAt = date(p.created_at, 'created_at');
+  // Shopify's own sample products/create sends `created_at: null`: the version date stands in.
+  const createdAt = date(p.created_at, 'created_at', dateOrNull(p.updated_at) ?? undefined);
   const tags = Array.isArray(p.tags)
     ? p.tags.map((t) => str(t).trim())
     : str(p.tags)
         .split(',')
         .map((t) => t.trim());
   return {
-    productId: id(p.id, 'product id'),
+    productId: idString(p.id, 'product id'),
     title: str(p.title),
     handle: str(p.handle),
     productType: str(p.product_type),
@@ -182,7 +206,7 @@ export function parseProduct(payload: unknown): IncomingProduct {
     variants: arr(p.variants).map((raw, i) => {
       const v = obj(raw, `variants[${i}]`);
       return {
-        id: idOrNull(v.id),
+        id: idStringOrNull(v.id),
         title: strOrNull(v.title),
         sku: strOrNull(v.sku),
         price: Number(decimal(v.price, `variants[${i}].price`, '0')),
@@ -193,7 +217,7 @@ export function parseProduct(payload: unknown): IncomingProduct {
     images: arr(p.images).map((raw) => {
       const im = objOrNull(raw) ?? {};
       return {
-        id: idOrNull(im.id),
+        id: idStringOrNull(im.id),
         src: strOrNull(im.src),
         alt: strOrNull(im.alt),
         position: typeof im.position === 'number' ? im.position : null,
@@ -205,6 +229,6 @@ export function parseProduct(payload: unknown): IncomingProduct {
 }
 
 /** products/delete carries only the id. */
-export function parseDeletedProductId(payload: unknown): number {
-  return id(obj(payload, 'product').id, 'product id');
+export function parseDeletedProductId(payload: unknown): string {
+  return idString(obj(payload, 'product').id, 'product id');
 }

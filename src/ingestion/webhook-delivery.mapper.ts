@@ -1,3 +1,4 @@
+import { parseJsonLossless } from './lossless-json';
 import { WebhookDeliveryDetailDto, WebhookDeliveryDto } from './dto/webhook-delivery.dto';
 import type { DeliverySummary } from './webhook-deliveries.repository';
 import type { WebhookDelivery } from './webhook-delivery.schema';
@@ -24,7 +25,8 @@ export function toWebhookDeliveryResponse(d: DeliverySummary): WebhookDeliveryDt
 export function toWebhookDeliveryDetail(d: WebhookDelivery): WebhookDeliveryDetailDto {
   let payload: Record<string, unknown> | null = null;
   try {
-    const parsed: unknown = JSON.parse(d.payload);
+    // Ids beyond 2^53 keep every digit (as strings): the stored body is verbatim, the view must be too.
+    const parsed: unknown = parseJsonLossless(d.payload);
     payload = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : null;
   } catch {
     payload = null;

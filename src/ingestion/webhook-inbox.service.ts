@@ -9,6 +9,7 @@ import { ConflictError, NotFoundError } from '../common/errors';
 import { ShopScope, shopScope } from '../common/tenancy';
 import { jobsConfig, JobsConfig } from '../config/configuration';
 import { addJob, IngestionJobData, Jobs, Queues } from '../queues/jobs';
+import { parseJsonLossless } from './lossless-json';
 import { PayloadError } from './shopify-payloads';
 import { DeliverySummary, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { SystemDeliveriesRepository } from './system-deliveries.repository';
@@ -205,7 +206,7 @@ export class WebhookInbox {
 
 function parsePayload(raw: string): unknown {
   try {
-    return JSON.parse(raw);
+    return parseJsonLossless(raw);
   } catch {
     throw new PayloadError('The stored payload is not JSON');
   }

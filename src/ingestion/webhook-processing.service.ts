@@ -4,8 +4,11 @@ import { OrderIngestionService } from '../line-items/order-ingestion.service';
 import { PlatformFulfillmentsService } from '../line-items/platform-fulfillments.service';
 import { OrdersRepository } from '../orders/orders.repository';
 import { ProductsService } from '../products/products.service';
+import type { IncomingOrder } from '../line-items/incoming-order';
+import { RefundsService } from '../refunds/refunds.service';
 import { parseDeletedProductId, parseFulfillment, parseOrder, parseProduct } from './shopify-payloads';
 import { WebhookTopicHandlers } from './webhook-topic-handlers';
+import { parseRefund } from './shopify-refunds';
 
 /**
  * What one store-platform webhook does to the shop's data (DESIGN §7): the queued work behind the
@@ -20,6 +23,7 @@ export class WebhookProcessingService {
     private readonly platformFulfillments: PlatformFulfillmentsService,
     private readonly products: ProductsService,
     private readonly otherSenders: WebhookTopicHandlers,
+    private readonly refunds: RefundsService,
   ) {}
 
   async apply(scope: ShopScope, topic: string, payload: unknown, receivedAt: Date): Promise<string> {
@@ -29,6 +33,8 @@ export class WebhookProcessingService {
       case 'orders/paid':
       case 'orders/cancelled':
         return this.processOrder(scope, payload);
+      case 'refunds/create':
+        return this.refunds.receive(scope, [parseRefund(payload)]);
       case 'products/create':
       case 'products/update':
         return this.products.ingest(scope, parseProduct(payload));
@@ -50,10 +56,26 @@ export class WebhookProcessingService {
 
   /**
    * A new order takes the insert-only path (no reads of existing data); a known order is replaced
-   * unless the stored version is newer, then its line items are recomputed.
+   * unless the stored version is newer, then its line items are recomputed. Its `refunds[]` are
+   * read whatever the version (each refund line item counts once), and a new order gets the refunds
+   * that arrived before it.
    */
   private async processOrder(scope: ShopScope, payload: unknown): Promise<string> {
     const order = parseOrder(payload);
+    const { result, refundsWaiting } = await this.ingestOrder(scope, order, payload);
+    if (order.refunds.length > 0) return `${result}; ${await this.refunds.receive(scope, order.refunds)}`;
+    if (result === 'created' && refundsWaiting) {
+      const { rows } = await this.refunds.applyForOrder(scope, order.orderId);
+      if (rows > 0) return `${result}; ${rows} waiting refund row(s) recorded`;
+    }
+    return result;
+  }
+
+  private async ingestOrder(
+    scope: ShopScope,
+    order: IncomingOrder,
+    payload: unknown,
+  ): Promise<{ result: string; refundsWaiting: boolean }> {
     const version = {
       orderId: order.orderId,
       orderNumber: order.orderNumber,
@@ -63,11 +85,12 @@ export class WebhookProcessingService {
       raw: payload as Record<string, unknown>,
     };
     if (await this.orders.insertNew(scope, version)) {
-      await this.orderIngestion.ingestOrder(scope, order, true);
-      return 'created';
+      const { refundsWaiting } = await this.orderIngestion.ingestOrder(scope, order, true);
+      return { result: 'created', refundsWaiting };
     }
-    if (!(await this.orders.replaceUnlessNewer(scope, version))) return 'stale';
+    if (!(await this.orders.replaceUnlessNewer(scope, version)))
+      return { result: 'stale', refundsWaiting: false };
     await this.orderIngestion.ingestOrder(scope, order, false);
-    return 'updated';
+    return { result: 'updated', refundsWaiting: false };
   }
 }

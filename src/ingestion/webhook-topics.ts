@@ -4,6 +4,7 @@ export const SUPPORTED_TOPICS = [
   'orders/updated',
   'orders/paid',
   'orders/cancelled',
+  'refunds/create',
   'products/create',
   'products/update',
   'products/delete',

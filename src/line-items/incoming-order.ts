@@ -1,3 +1,5 @@
+import type { IncomingRefund } from '../refunds/incoming-refund';
+
 /**
  * An order and a fulfillment as the line items feature consumes them, already normalised from the
  * store platform's webhook JSON by the ingestion feature (money amounts stay decimal strings).
@@ -8,8 +10,9 @@ export interface IncomingLine {
   variantTitle: string | null;
   sku: string | null;
   vendor: string | null;
-  productId: number | null;
-  variantId: number | null;
+  /** 64-bit platform ids, as decimal strings. */
+  productId: string | null;
+  variantId: string | null;
   price: string;
   quantity: number;
   discounts: string[];
@@ -51,4 +54,6 @@ export interface IncomingOrder {
   shippingTotal: string;
   lines: IncomingLine[];
   fulfillments: IncomingFulfillment[];
+  /** The order's refunds (`refunds[]`); each becomes refund rows once (src/refunds). */
+  refunds: IncomingRefund[];
 }

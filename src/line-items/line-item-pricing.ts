@@ -19,6 +19,8 @@ import type { LineItem } from './line-item.schema';
 /** Everything a batch of line items needs besides themselves, loaded with one query per collection. */
 export interface PricingContext {
   settings: MoneySettings;
+  /** The shop holds refunds that arrived before their order (a new order then looks its refunds up). */
+  refundsWaiting: boolean;
   vendorsByName: Map<string, VendorSummary>;
   vendorsById: Map<string, VendorSummary>;
   skus: Map<string, StoredSku>;
@@ -83,6 +85,7 @@ export class LineItemPricing {
     const wantedNames = new Set(names);
     return {
       settings: moneySettingsFrom(shop.settings),
+      refundsWaiting: (shop.refundsWaiting ?? 0) > 0,
       vendorsByName: new Map(
         vendors.filter((v) => wantedNames.has(v.vendorName)).map((v) => [v.vendorName, v]),
       ),

@@ -1,6 +1,6 @@
 import type { Types } from 'mongoose';
 import { valueOrAny } from '../database/query-filters';
-import { FULFILLMENT_STATUSES, PAYOUT_STATUSES } from './line-item.schema';
+import { FULFILLMENT_STATUSES, PAYOUT_STATUSES, ROW_TYPES, RowType } from './line-item.schema';
 import type { FulfillmentRowFilter, GuardedSet, PayoutRowFilter, ReportSums } from './line-item-views';
 
 // The line_items repository's query shapes that need no database: each list's filter (optional
@@ -11,17 +11,24 @@ import type { FulfillmentRowFilter, GuardedSet, PayoutRowFilter, ReportSums } fr
 export const NEWEST_ORDER_FIRST = { orderCreatedAt: -1, _id: -1 } as const;
 
 /**
- * A line the payout engine may pay: on a paid, uncancelled order up to the cut-off, with a balance,
- * not yet in a batch (only the engine freezes a line, and it sets batchId with it).
+ * A row the payout engine may net (DESIGN §8): a payout row (`inPayouts`: a vendor's refund row,
+ * or sale row of an order whose money was captured) dated up to the cut-off, with something left to
+ * settle, not held by a batch (only the engine sets batchId). A cancelled order's sale rows stay
+ * payable: its refund rows take the money back, so the pair nets to what the vendor keeps.
  */
 export function payable(cutoff: Date): Record<string, unknown> {
   return {
-    financialStatus: 'paid',
+    inPayouts: true,
     batchId: null,
     orderCreatedAt: { $lte: cutoff },
-    balance: { $gt: 0 },
-    cancelled: { $ne: true },
+    balance: { $ne: 0 },
   };
+}
+
+/** `type` as the payout list sends it: a sale row stored before refund rows existed has none (null). */
+export function rowTypeFilter(type: RowType | undefined): unknown {
+  if (type === 'refund') return 'refund';
+  return { $in: type === 'sale' ? ['sale', null] : [...ROW_TYPES, null] };
 }
 
 const sum = (field: string) => ({ $sum: `$${field}` });
@@ -59,6 +66,7 @@ export function payoutRowsWhere(filter: PayoutRowFilter): Record<string, unknown
     vendorId: filter.vendorId,
     payoutStatus: valueOrAny(filter.payoutStatus, PAYOUT_STATUSES),
     fulfillmentStatus: valueOrAny(filter.fulfillmentStatus, FULFILLMENT_STATUSES),
+    type: rowTypeFilter(filter.type),
     orderCreatedAt: filter.orderCreatedAt,
   };
 }
@@ -73,6 +81,7 @@ export function vendorReportWhere(
     vendorId,
     payoutStatus: { $in: PAYOUT_STATUSES },
     fulfillmentStatus: { $in: FULFILLMENT_STATUSES },
+    type: rowTypeFilter(undefined),
     orderCreatedAt,
   };
 }

@@ -153,7 +153,9 @@ export class LineItemUpdatesService {
     // One line more than answered inline tells whether a job must do the rest.
     const firstLines = await this.lineItems.findBySkuPage(scope, sku, null, BY_SKU_INLINE_LINES + 1);
     const more = firstLines.length > BY_SKU_INLINE_LINES;
-    const matched = more ? firstLines.slice(0, BY_SKU_INLINE_LINES) : firstLines;
+    const inline = more ? firstLines.slice(0, BY_SKU_INLINE_LINES) : firstLines;
+    // Updates address sale rows; a refund row of the same line keeps the figures it was cut with.
+    const matched = inline.filter((l) => l.type !== 'refund');
     const matchedCount = more ? await this.lineItems.countBySku(scope, sku) : matched.length;
     const hasFields = Object.keys(fields).length > 0;
     const frozenNow = hasFields
@@ -175,7 +177,7 @@ export class LineItemUpdatesService {
       }
     }
     if (more) {
-      const last = matched[matched.length - 1];
+      const last = inline[inline.length - 1];
       const jobId = await this.recalculation.queueSkuUpdate(scope, {
         sku,
         fields,

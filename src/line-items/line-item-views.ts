@@ -1,6 +1,6 @@
 import type { Types } from 'mongoose';
 import type { AuditRecord } from '../audit/audit-record';
-import type { LineItem, PayoutStatus } from './line-item.schema';
+import type { LineItem, PayoutStatus, RowType } from './line-item.schema';
 
 /**
  * The shapes in which LineItemsRepository hands out line items to each caller, with the projection
@@ -23,6 +23,7 @@ export interface PayoutRowFilter {
   orderCreatedAt?: { $gte?: Date; $lte?: Date };
   payoutStatus?: PayoutStatus;
   fulfillmentStatus?: 'fulfilled' | 'unfulfilled';
+  type?: RowType;
 }
 
 /** The fields a payout row (spec §2.8) is built from. */
@@ -41,9 +42,17 @@ export type PayoutRowSource = Pick<
   | 'fulfillmentStatus'
   | 'batchId'
   | 'orderCreatedAt'
+  | 'type'
+  | 'refundId'
+  | 'refundedQuantity'
+  | 'quantity'
 >;
 
 export const PAYOUT_ROW_PROJECTION = projectionOf<PayoutRowSource>([
+  'type',
+  'refundId',
+  'refundedQuantity',
+  'quantity',
   'orderNumber',
   'orderName',
   'vendorId',
@@ -61,8 +70,28 @@ export const PAYOUT_ROW_PROJECTION = projectionOf<PayoutRowSource>([
 /** What the payout engine reads of a payable line item. */
 export type PayableLineItem = Pick<LineItem, '_id' | 'paid' | 'balance'>;
 
-/** What a batch's totals are summed from. */
-export type BatchPaidLineItem = Pick<LineItem, '_id' | 'orderId' | 'batchPaidAmount'>;
+/** What a batch's totals are summed from (rows it holds: claimed, or paid by it). */
+export type BatchPaidLineItem = Pick<
+  LineItem,
+  '_id' | 'orderId' | 'batchPaidAmount' | 'type' | 'frozen' | 'paid' | 'payout'
+>;
+
+/** What the reconcile command reads of a row. */
+export type ReconcileRow = Pick<
+  LineItem,
+  '_id' | 'type' | 'payout' | 'paid' | 'balance' | 'batchId' | 'batchPaidAmount' | 'frozen' | 'inPayouts'
+>;
+
+export const RECONCILE_PROJECTION = projectionOf<ReconcileRow>([
+  'type',
+  'payout',
+  'paid',
+  'balance',
+  'batchId',
+  'batchPaidAmount',
+  'frozen',
+  'inPayouts',
+]);
 
 // ---- fulfillments -----------------------------------------------------------------------------
 
@@ -150,9 +179,15 @@ export type ReportRowSource = Pick<
   | 'paid'
   | 'balance'
   | 'payoutStatus'
+  | 'type'
+  | 'refundId'
+  | 'refundedQuantity'
 >;
 
 export const REPORT_ROW_PROJECTION = projectionOf<ReportRowSource>([
+  'type',
+  'refundId',
+  'refundedQuantity',
   'orderId',
   'orderName',
   'orderNumber',

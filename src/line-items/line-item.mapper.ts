@@ -7,6 +7,10 @@ const iso = (d: Date | null | undefined): string | null => (d ? new Date(d).toIS
 export function toLineItemResponse(l: LineItem): LineItemDto {
   return {
     _id: String(l._id),
+    type: l.type ?? 'sale',
+    refundId: l.refundId ?? null,
+    refundLineItemId: l.refundLineItemId ?? null,
+    refundedQuantity: l.refundedQuantity ?? null,
     lineItemId: l.lineItemId,
     orderId: l.orderId,
     orderName: l.orderName,
@@ -17,8 +21,8 @@ export function toLineItemResponse(l: LineItem): LineItemDto {
     name: l.name,
     variantTitle: l.variantTitle ?? null,
     sku: l.sku ?? null,
-    productId: l.productId ?? null,
-    variantId: l.variantId ?? null,
+    productId: l.productId == null ? null : String(l.productId),
+    variantId: l.variantId == null ? null : String(l.variantId),
     price: l.price,
     quantity: l.quantity,
     sales: l.sales,

@@ -5,19 +5,31 @@ import { auditOutboxPlugin } from '../audit/audit-outbox';
 export const PAYOUT_STATUSES = ['unpaid', 'partial', 'paid'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 export const FULFILLMENT_STATUSES = ['fulfilled', 'unfulfilled'] as const;
+/** A payout row is a sale (the order's line) or a refund (DESIGN §6 refund rows, negative figures). */
+export const ROW_TYPES = ['sale', 'refund'] as const;
+export type RowType = (typeof ROW_TYPES)[number];
+/** Financial statuses of an order whose money was captured: its sale rows are payable (DESIGN §8). */
+export const PAYABLE_FINANCIAL_STATUSES = ['paid', 'partially_refunded', 'refunded'] as const;
+/** The financialStatus a refund row carries: never one of an order, so order-status lists skip it. */
+export const REFUND_ROW_FINANCIAL_STATUS = 'refund';
 export type FulfillmentStatus = (typeof FULFILLMENT_STATUSES)[number];
 
 /**
- * Whether a line item is a payout row (GET /v1/payouts): it belongs to a vendor and its order is
- * paid, or a batch has paid it (whatever happened to the order since). Materialised as `inPayouts`
- * by every write of vendorId, financialStatus or batchId, so the list is one index range.
+ * Whether a line item is a payout row (GET /v1/payouts) and, while no batch holds it, payable: it
+ * belongs to a vendor and is a refund row, or a sale row whose order's money was captured (paid,
+ * partially_refunded, refunded), or a batch has paid it (whatever happened to the order since).
+ * Materialised as `inPayouts` by every write of vendorId, financialStatus or batchId, so the list
+ * and the payout engine's selection are one index range each.
  */
 export function isPayoutRow(line: {
   vendorId?: unknown;
   financialStatus?: string;
   batchId?: string | null;
+  type?: RowType | null;
 }): boolean {
-  return line.vendorId != null && (line.financialStatus === 'paid' || line.batchId != null);
+  if (line.vendorId == null) return false;
+  if (line.type === 'refund' || line.batchId != null) return true;
+  return (PAYABLE_FINANCIAL_STATUSES as readonly string[]).includes(line.financialStatus ?? '');
 }
 
 /** Tracking recorded when the line item was fulfilled (spec §2.7 `fulfillment`). */
@@ -51,9 +63,17 @@ export class LineItem {
   @Prop({ type: Types.ObjectId, required: true })
   shopId!: Types.ObjectId;
 
-  /** Store-platform ids (numbers). */
+  /** Store-platform ids (numbers). A refund row carries the order and line it refunds. */
   @Prop({ type: Number, required: true }) orderId!: number;
   @Prop({ type: Number, required: true }) lineItemId!: number;
+
+  /** `sale`: the order's line; `refund`: one refund line item of it (DESIGN §6), figures negative. */
+  @Prop({ type: String, enum: ROW_TYPES, default: 'sale' }) type!: RowType;
+  /** Refund rows: the platform's refund and refund line item ids (strings, every digit kept). */
+  @Prop({ type: String, default: null }) refundId!: string | null;
+  @Prop({ type: String, default: null }) refundLineItemId!: string | null;
+  /** Refund rows: the units refunded (k of the line's n); `quantity` stays 0 so order totals count units sold. */
+  @Prop({ type: Number, default: null }) refundedQuantity!: number | null;
 
   /** Null while no vendor of that name exists (assigned on a later recalculation). */
   @Prop({ type: Types.ObjectId, default: null }) vendorId!: Types.ObjectId | null;
@@ -63,7 +83,10 @@ export class LineItem {
   // Order context, copied so lists never join.
   @Prop({ type: String, default: '' }) orderName!: string;
   @Prop({ type: Number, default: 0 }) orderNumber!: number;
-  /** The order's creation time: the `date` of fulfillment and payout rows and of payout cut-offs. */
+  /**
+   * The order's creation time: the `date` of fulfillment and payout rows and of payout cut-offs. A
+   * refund row holds the refund's date here (processed_at, else created_at).
+   */
   @Prop({ type: Date, required: true }) orderCreatedAt!: Date;
   /** Order financial status: pending, paid, partially_paid, refunded, voided, … */
   @Prop({ type: String, default: 'pending' }) financialStatus!: string;
@@ -75,8 +98,9 @@ export class LineItem {
   @Prop({ type: String, default: '' }) name!: string;
   @Prop({ type: String, default: null }) variantTitle!: string | null;
   @Prop({ type: String, default: null }) sku!: string | null;
-  @Prop({ type: Number, default: null }) productId!: number | null;
-  @Prop({ type: Number, default: null }) variantId!: number | null;
+  /** 64-bit platform ids as decimal strings (every digit kept). */
+  @Prop({ type: String, default: null }) productId!: string | null;
+  @Prop({ type: String, default: null }) variantId!: string | null;
   @Prop({ type: Number, default: 0 }) price!: number;
   @Prop({ type: Number, default: 0 }) quantity!: number;
   /** `updated_at` of the order version the line was last ingested from: older webhooks never overwrite it. */
@@ -127,19 +151,27 @@ LineItemSchema.plugin(auditOutboxPlugin);
 // Every query shape has one serving index under MongoDB's ESR rule (equality, sort, range). List
 // filters that may be absent are sent as `$in` over every value of the enum, so one index per
 // vendor / no-vendor family serves every combination (MongoDB merges the sorted point ranges).
-LineItemSchema.index({ shopId: 1, orderId: 1, lineItemId: 1 }, { unique: true });
+// A sale row is unique per (order, line, type sale) — its refund ids are null; a refund row per
+// (refund id, refund line item id), which also fixes its order and line (no partial index, DESIGN §1).
+LineItemSchema.index(
+  { shopId: 1, orderId: 1, lineItemId: 1, type: 1, refundId: 1, refundLineItemId: 1 },
+  { unique: true },
+);
 LineItemSchema.index({ shopId: 1, sku: 1, orderCreatedAt: 1, _id: 1 });
 LineItemSchema.index({ shopId: 1, vendorName: 1 });
-LineItemSchema.index({ shopId: 1, batchId: 1 });
+// A batch's rows (claimed or paid), and those it still holds unpaid (released when it carries forward).
+LineItemSchema.index({ shopId: 1, batchId: 1, frozen: 1 });
 // GET /v1/payouts
 const NEWEST = { orderCreatedAt: -1, _id: -1 } as const;
-LineItemSchema.index({ shopId: 1, inPayouts: 1, payoutStatus: 1, fulfillmentStatus: 1, ...NEWEST });
+// (`type` sent as `$in` when not filtered; a sale row stored before refund rows existed has none: null)
+LineItemSchema.index({ shopId: 1, inPayouts: 1, payoutStatus: 1, fulfillmentStatus: 1, type: 1, ...NEWEST });
 LineItemSchema.index({
   shopId: 1,
   inPayouts: 1,
   vendorId: 1,
   payoutStatus: 1,
   fulfillmentStatus: 1,
+  type: 1,
   ...NEWEST,
 });
 // GET /v1/fulfillments (without and with a shipment status filter)
@@ -160,13 +192,7 @@ LineItemSchema.index({
   fulfillmentStatus: 1,
   ...NEWEST,
 });
-// The payout engine: a vendor's payable lines up to a cut-off, and the vendors that have some.
-LineItemSchema.index({
-  shopId: 1,
-  financialStatus: 1,
-  batchId: 1,
-  vendorId: 1,
-  orderCreatedAt: 1,
-  balance: 1,
-  cancelled: 1,
-});
+// The payout engine: a vendor's due rows (sale and refund) up to a cut-off, the vendors that have
+// some, the rows a batch holds (`batchId` index above), and a vendor's unsettled rows (balance read).
+LineItemSchema.index({ shopId: 1, inPayouts: 1, batchId: 1, vendorId: 1, orderCreatedAt: 1, balance: 1 });
+LineItemSchema.index({ shopId: 1, vendorId: 1, batchId: 1, inPayouts: 1 });

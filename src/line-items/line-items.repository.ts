@@ -1,10 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ModelOutbox, withOutbox } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope, TenantRepository } from '../common/tenancy';
-import { sumAmounts } from '../common/money';
+import { payoutState, round2, sumAmounts } from '../common/money';
+import { isDuplicateKeyError } from '../database/duplicate-key';
 import { chunkedBulkWrite } from '../database/bulk-write';
 import { anyOf } from '../database/query-filters';
 import { LineItem, LineItemFulfillment } from './line-item.schema';
@@ -20,6 +21,8 @@ import {
   PayableLineItem,
   PayoutRowFilter,
   PayoutRowSource,
+  RECONCILE_PROJECTION,
+  ReconcileRow,
   REPORT_ROW_PROJECTION,
   ReportRowSource,
   ReportSums,
@@ -40,8 +43,14 @@ import {
  * figures; the payout engine alone sets paid / frozen / batchId; fulfillments claim and record
  * fulfillments. Each caller gets the view it needs (line-item-views.ts).
  */
+/**
+ * Unique indexes a schema no longer declares, dropped at start: `autoIndex` creates new indexes but
+ * never drops old ones, and the pre-refund unique (shop, order, line) would refuse every refund row.
+ */
+const SUPERSEDED_UNIQUE_INDEXES = ['shopId_1_orderId_1_lineItemId_1'];
+
 @Injectable()
-export class LineItemsRepository extends TenantRepository<LineItem> {
+export class LineItemsRepository extends TenantRepository<LineItem> implements OnApplicationBootstrap {
   protected override readonly vendorField = 'vendorId';
   /** The audit outbox of line items (hand-written figures, fulfillments; AuditTrail.commit). */
   readonly outbox: ModelOutbox;
@@ -49,6 +58,13 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
   constructor(@InjectModel(LineItem.name) model: Model<LineItem>) {
     super(model);
     this.outbox = new ModelOutbox(model);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.model.init(); // the new unique index first, so no moment is left without one
+    for (const name of SUPERSEDED_UNIQUE_INDEXES) {
+      await this.model.collection.dropIndex(name).catch(() => undefined); // absent: nothing to do
+    }
   }
 
   // ---- reads --------------------------------------------------------------------------------
@@ -76,12 +92,14 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
       .find(this.scoped(scope, { orderId: { $in: orderIds }, lineItemId: { $in: lineItemIds } }))
       .lean<LineItem[]>()
       .exec();
-    return rows.filter((r) => wanted.has(`${r.orderId}:${r.lineItemId}`));
+    // Updates address sale rows; a refund row of the same line keeps the figures it was cut with.
+    return rows.filter((r) => r.type !== 'refund' && wanted.has(`${r.orderId}:${r.lineItemId}`));
   }
 
   /**
-   * One page of a SKU's lines in (orderCreatedAt, _id) order after a cursor (keyset paging on the
+   * One page of a SKU's rows in (orderCreatedAt, _id) order after a cursor (keyset paging on the
    * `{shopId, sku, orderCreatedAt, _id}` index): the by-SKU update reads a bounded number at a time.
+   * Refund rows of the SKU come back too (the cursor must pass them); callers update sale rows only.
    */
   findBySkuPage(
     scope: ShopScope,
@@ -103,8 +121,15 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
       .exec();
   }
 
-  countBySku(scope: ShopScope, sku: string): Promise<number> {
-    return this.model.countDocuments(this.scoped(scope, { sku })).exec();
+  /** How many sale rows carry this SKU (refund rows are counted apart and left out). */
+  async countBySku(scope: ShopScope, sku: string): Promise<number> {
+    const byType = await this.model
+      .aggregate<{ _id: string | null; n: number }>([
+        { $match: this.scoped(scope, { sku }) },
+        { $group: { _id: '$type', n: { $sum: 1 } } },
+      ])
+      .exec();
+    return byType.filter((t) => t._id !== 'refund').reduce((sum, t) => sum + t.n, 0);
   }
 
   findByIds(scope: ShopScope, ids: Types.ObjectId[]): Promise<LineItem[]> {
@@ -203,7 +228,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
     return { items, sums: groups[0] ?? NO_REPORT_SUMS };
   }
 
-  /** The vendor's payable line items up to the cut-off (one read). */
+  /** The vendor's due rows (sale and refund) up to the cut-off (one read). */
   listPayable(scope: ShopScope, vendorId: Types.ObjectId, cutoff: Date): Promise<PayableLineItem[]> {
     return this.model
       .find(this.scoped(scope, { ...payable(cutoff), vendorId }), { paid: 1, balance: 1 })
@@ -211,11 +236,12 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
       .exec();
   }
 
-  /** Vendors with at least one payable line item up to the cut-off. */
+  /** Vendors with at least one due row (sale or refund) up to the cut-off. */
   async vendorsWithPayable(scope: ShopScope, cutoff: Date): Promise<Types.ObjectId[]> {
     const rows = await this.model
       .aggregate<{ _id: Types.ObjectId | null }>([
-        { $match: this.scoped(scope, { ...payable(cutoff), vendorId: { $ne: null } }) },
+        // `inPayouts` implies a vendor.
+        { $match: this.scoped(scope, payable(cutoff)) },
         { $group: { _id: '$vendorId' } },
       ])
       .exec();
@@ -223,32 +249,110 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
   }
 
   /**
-   * Pays each line with its own conditional write: it matches only while the line is still
-   * unbatched, unfrozen and has the paid / balance that was read, so a concurrent batch or a changed
-   * figure leaves it alone (it is then paid by a later batch) and nothing is paid twice.
+   * Claims the rows for a batch (DESIGN §8 netting): each conditional write matches only while the
+   * row is unbatched with the paid / balance that was read, and records that balance as what the
+   * batch settles of it. The batch then nets what it holds: pays it all, or releases it all.
    */
-  async markPaid(scope: ShopScope, items: PayableLineItem[], batchId: string, at: Date): Promise<void> {
+  async claimForBatch(scope: ShopScope, items: PayableLineItem[], batchId: string): Promise<void> {
     await this.updateEach(scope, items, (li) => ({
       filter: { _id: li._id, batchId: null, frozen: false, paid: li.paid, balance: li.balance },
-      set: {
-        paid: sumAmounts([li.paid, li.balance]),
-        balance: 0,
-        payoutStatus: 'paid',
-        frozen: true,
-        batchId,
-        inPayouts: true,
-        batchPaidAmount: li.balance,
-        paidAt: at,
-      },
+      set: { batchId, batchPaidAmount: li.balance },
     }));
   }
 
-  /** What a batch actually paid: the line items carrying its id. */
-  paidByBatch(scope: ShopScope, batchId: string): Promise<BatchPaidLineItem[]> {
+  /**
+   * Pays the rows the batch holds and has not paid yet (each a conditional write on its claim): the
+   * claimed amount is paid, the row frozen. A resumed run pays only what is left.
+   */
+  async payClaimed(scope: ShopScope, held: BatchPaidLineItem[], batchId: string, at: Date): Promise<void> {
+    const todo = held.filter((li) => !li.frozen);
+    await this.updateEach(scope, todo, (li) => {
+      const paid = sumAmounts([li.paid, li.batchPaidAmount ?? 0]);
+      return {
+        filter: { _id: li._id, batchId, frozen: false, paid: li.paid },
+        set: {
+          paid,
+          ...payoutState(li.payout, paid),
+          frozen: true,
+          inPayouts: true,
+          paidAt: at,
+        },
+      };
+    });
+  }
+
+  /** A carried-forward batch lets go of every row it holds: they stay due for the next batch. */
+  async releaseBatch(scope: ShopScope, batchId: string): Promise<void> {
+    await this.model
+      .updateMany(this.scoped(scope, { batchId, frozen: false }), {
+        $set: { batchId: null, batchPaidAmount: null },
+      })
+      .exec();
+  }
+
+  /** The rows a batch holds: claimed, or paid by it (its totals are summed from these). */
+  heldByBatch(scope: ShopScope, batchId: string): Promise<BatchPaidLineItem[]> {
     return this.model
-      .find(this.scoped(scope, { batchId }), { batchPaidAmount: 1, orderId: 1 })
+      .find(this.scoped(scope, { batchId }), {
+        batchPaidAmount: 1,
+        orderId: 1,
+        type: 1,
+        frozen: 1,
+        paid: 1,
+        payout: 1,
+      })
       .lean<BatchPaidLineItem[]>()
       .exec();
+  }
+
+  /**
+   * A vendor's unsettled rows summed in one `$group`: `inPayouts` true → due (what the next batch
+   * would net), false → pending (orders whose money is not captured yet). Bounded by what is not
+   * paid yet, never by the vendor's history.
+   */
+  async unsettledSums(
+    scope: ShopScope,
+    vendorId: Types.ObjectId,
+  ): Promise<{ due: number; pending: number; dueRows: number }> {
+    const groups = await this.model
+      .aggregate<{ _id: boolean; balance: number; count: number }>([
+        { $match: this.scoped(scope, { vendorId, batchId: null, inPayouts: { $in: [true, false] } }) },
+        { $group: { _id: '$inPayouts', balance: { $sum: '$balance' }, count: { $sum: 1 } } },
+      ])
+      .exec();
+    const of = (v: boolean) => groups.find((g) => g._id === v);
+    return {
+      due: round2(of(true)?.balance ?? 0),
+      pending: round2(of(false)?.balance ?? 0),
+      dueRows: of(true)?.count ?? 0,
+    };
+  }
+
+  /** Every row of a vendor with its money fields (reconcile: proves the maintained balance). */
+  forReconcile(scope: ShopScope, vendorId: Types.ObjectId): Promise<ReconcileRow[]> {
+    return this.model
+      .find(this.scoped(scope, { vendorId }), RECONCILE_PROJECTION)
+      .lean<ReconcileRow[]>()
+      .exec();
+  }
+
+  /**
+   * Refund rows, each once: the unique index (order, line, type, refund id, refund line item id)
+   * refuses a row another payload already brought. Returns how many were new.
+   */
+  async insertRefundRows(scope: ShopScope, docs: Array<Partial<LineItem>>): Promise<number> {
+    if (docs.length === 0) return 0;
+    try {
+      const res = await this.model.insertMany(
+        docs.map((d) => ({ ...d, ...this.owner(scope) })),
+        { ordered: false },
+      );
+      return res.length;
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      const inserted = (err as { insertedDocs?: unknown[] }).insertedDocs;
+      return Array.isArray(inserted) ? inserted.length : 0;
+    }
   }
 
   // ---- fulfillments: GET and POST /v1/fulfillments ------------------------------------------

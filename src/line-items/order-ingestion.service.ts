@@ -11,6 +11,7 @@ import type { GuardedSet } from './line-item-views';
 import { LineItemsRepository } from './line-items.repository';
 import { OrderSummaryRefresher } from './order-summary.refresher';
 import { toFulfillment } from './platform-fulfillments.service';
+import { recutRefundRows } from '../refunds/refund-rows';
 
 /** Store-platform orders (create, updated, paid, cancelled) into calculated line items and order summaries. */
 @Injectable()
@@ -28,8 +29,15 @@ export class OrderIngestionService {
    * only the order context; lines already ingested from a newer version of the order are left
    * alone. Ends with the order's summaries, written once.
    */
-  async ingestOrder(scope: ShopScope, order: IncomingOrder, isNewOrder: boolean): Promise<void> {
-    const stored = isNewOrder ? [] : await this.lineItems.findForOrders(scope, [order.orderId]);
+  async ingestOrder(
+    scope: ShopScope,
+    order: IncomingOrder,
+    isNewOrder: boolean,
+  ): Promise<{ refundsWaiting: boolean }> {
+    const rows = isNewOrder ? [] : await this.lineItems.findForOrders(scope, [order.orderId]);
+    // Refund rows are never rewritten by an order payload (DESIGN §6); they count in its summaries.
+    const refundRows = rows.filter((l) => l.type === 'refund');
+    const stored = rows.filter((l) => l.type !== 'refund');
     const storedById = new Map(stored.map((l) => [l.lineItemId, l]));
     const ctx = await this.pricing.load(scope, {
       vendorNames: order.lines.map((l) => normaliseVendorName(l.vendor)),
@@ -98,7 +106,11 @@ export class OrderIngestionService {
         ...figures,
         ...payoutState(figures.payout, prev?.paid ?? 0),
         // not frozen, so not in a batch (batchId null)
-        inPayouts: isPayoutRow({ vendorId: vendor?._id, financialStatus: order.financialStatus }),
+        inPayouts: isPayoutRow({
+          vendorId: vendor?._id,
+          financialStatus: order.financialStatus,
+          type: 'sale',
+        }),
       };
       const fromPlatform = platformFulfillment.get(line.lineItemId) ?? null;
       const platformSaysFulfilled = line.fulfilled || fromPlatform !== null;
@@ -107,12 +119,18 @@ export class OrderIngestionService {
           fulfillmentStatus: platformSaysFulfilled ? 'fulfilled' : 'unfulfilled',
           fulfillment: fromPlatform,
         });
-        inserts.push({ ...fields, orderId: order.orderId, lineItemId: line.lineItemId });
+        inserts.push({ ...fields, type: 'sale', orderId: order.orderId, lineItemId: line.lineItemId });
         final.set(line.lineItemId, fields);
         return;
       }
-      // Guard on what others may write meanwhile: the payout engine (paid, frozen), a person (deduction).
-      const guard: Record<string, unknown> = { frozen: false, paid: prev.paid, deduction: prev.deduction };
+      // Guard on what others may write meanwhile: the payout engine (paid, frozen, a batch's claim:
+      // batchId), a person (deduction). A line a running batch holds is retried once it is settled.
+      const guard: Record<string, unknown> = {
+        frozen: false,
+        batchId: null,
+        paid: prev.paid,
+        deduction: prev.deduction,
+      };
       if (prev.fulfillmentStatus !== 'fulfilled' && platformSaysFulfilled) {
         Object.assign(fields, {
           fulfillmentStatus: 'fulfilled',
@@ -125,6 +143,19 @@ export class OrderIngestionService {
       final.set(line.lineItemId, { ...prev, ...fields });
     });
 
+    // A refund row is cut from its sale line (DESIGN §6): while unsettled it follows the line's
+    // current figures and vendor (a line priced before its vendor existed, an order edit).
+    const recut = new Map<string, Record<string, unknown>>();
+    for (const [lineItemId, sale] of final) {
+      const own = refundRows.filter((r) => r.lineItemId === lineItemId);
+      if (own.length === 0) continue;
+      for (const { row, set } of recutRefundRows(sale as LineItem, own)) {
+        writes.push({ id: row._id, guard: { frozen: false, batchId: null, paid: row.paid }, set });
+        recut.set(String(row._id), set);
+        if (String(row.vendorId) !== String(set.vendorId)) vendorChanged = true;
+      }
+    }
+    const refundView = refundRows.map((r) => ({ ...r, ...(recut.get(String(r._id)) ?? {}) }));
     if (inserts.length > 0 && !(await this.lineItems.insertNew(scope, inserts))) {
       throw new ConcurrentLineItemChange(`line items of order ${order.orderId} were created concurrently`);
     }
@@ -145,9 +176,10 @@ export class OrderIngestionService {
         notes: order.notes,
         customer: order.customer,
       },
-      [...final.values()] as LineItem[],
+      [...final.values(), ...refundView] as LineItem[],
     );
     if (isNewOrder) await this.summaries.writeNew(scope, order.orderId, docs);
     else await this.summaries.write(scope, [order.orderId], docs, vendorChanged);
+    return { refundsWaiting: ctx.refundsWaiting };
   }
 }

@@ -98,7 +98,8 @@ export class OrderSummaryRefresher {
       }
       const docs: OrderSummaryWrite[] = [];
       for (const [orderId, orderLines] of byOrder) {
-        const first = orderLines[0];
+        // The order context from a sale row: a refund row carries its own date and status.
+        const first = orderLines.find((l) => l.type !== 'refund') ?? orderLines[0];
         docs.push(
           ...this.docsFor(
             scope,

@@ -21,7 +21,7 @@ export class PlatformFulfillmentsService {
    * line items it covers. The order must have been ingested first; until then the job retries.
    */
   async apply(scope: ShopScope, f: IncomingFulfillment): Promise<number> {
-    const lines = await this.lineItems.findForOrders(scope, [f.orderId]);
+    const lines = (await this.lineItems.findForOrders(scope, [f.orderId])).filter((l) => l.type !== 'refund');
     if (lines.length === 0) {
       throw new ConcurrentLineItemChange(`order ${f.orderId} has not been ingested yet`);
     }

@@ -155,7 +155,8 @@ export class RecalculationService {
   async recalculate(scope: ShopScope, ids: string[]): Promise<{ recalculated: number; skipped: number }> {
     const oids = ids.map((id) => toObjectId(id)).filter((x): x is Types.ObjectId => x !== null);
     const lines = await this.lineItems.findByIds(scope, oids);
-    const live = lines.filter((l) => !l.frozen);
+    // Refund rows keep the figures cut from their sale line (DESIGN §6): never repriced.
+    const live = lines.filter((l) => !l.frozen && l.type !== 'refund');
     const ctx = await this.pricing.load(scope, {
       vendorNames: live.map((l) => l.vendorName),
       vendorIds: live.map((l) => l.vendorId),
@@ -175,6 +176,7 @@ export class RecalculationService {
         payout: f.payout,
         ...payoutState(f.payout, l.paid),
         inPayouts: isPayoutRow({
+          type: l.type,
           vendorId: vendor?._id,
           financialStatus: l.financialStatus,
           batchId: l.batchId,

@@ -80,7 +80,8 @@ export class SkuUpdateRunner {
       const page = await this.lineItems.findBySkuPage(scope, data.sku, after, SKU_UPDATE_PAGE);
       if (page.length === 0) break;
       after = { orderCreatedAt: page[page.length - 1].orderCreatedAt, _id: page[page.length - 1]._id };
-      const live = page.filter((l) => !l.frozen);
+      const sales = page.filter((l) => l.type !== 'refund'); // refund rows are never rewritten
+      const live = sales.filter((l) => !l.frozen);
       const frozenNow = hasFields
         ? await this.updates.writeFields(
             scope,
@@ -89,8 +90,8 @@ export class SkuUpdateRunner {
           )
         : new Set<string>();
       const accepted = live.filter((l) => !frozenNow.has(String(l._id)));
-      skipped += page.length - accepted.length;
-      done += page.length;
+      skipped += sales.length - accepted.length;
+      done += sales.length;
       if (accepted.length > 0) newest = accepted[accepted.length - 1];
       if (data.recalculate && accepted.length > 0)
         await this.recalculation.recalculate(

@@ -10,6 +10,7 @@ import { DELIVERY_STATES } from '../ingestion/webhook-delivery.schema';
 import { onJobRun, Queues } from '../queues/jobs';
 import { onProviderCall } from '../transfers/rails/provider-calls';
 import { onTransferMoved } from '../transfers/transfer-signals';
+import { RefundMetrics } from '../refunds/refund-metrics';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 /** Scrapes do not wait longer than this on Redis or MongoDB (a gauge keeps its last value). */
@@ -38,6 +39,13 @@ export class MetricsService implements OnModuleDestroy {
     private readonly deliveries: SystemDeliveriesRepository,
   ) {
     collectDefaultMetrics({ register: this.registry });
+    // Refund rows, amounts clawed back and batch outcomes (counted where the work happens).
+    try {
+      for (const m of this.moduleRef.get(RefundMetrics, { strict: false }).all())
+        this.registry.registerMetric(m);
+    } catch {
+      // a process without the refunds feature
+    }
     this.httpDuration = new Histogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP request duration by method, route template and status code',

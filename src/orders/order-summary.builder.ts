@@ -4,6 +4,8 @@ import type { RolledUpFulfillment, RolledUpPayout } from './order-summary.schema
 /** What a summary needs from each line item. */
 export interface SummaryLine {
   vendorId: { toString(): string } | null;
+  /** Refund rows (DESIGN §6) count in the money totals and the payout status, not as lines or units. */
+  type?: 'sale' | 'refund' | null;
   quantity: number;
   sales: number;
   salesAfterDiscount: number;
@@ -45,23 +47,24 @@ export interface SummaryTotals {
 }
 
 /** Totals and roll-ups over some of an order's line items (all of them, or one vendor's). */
-export function summarise(lines: SummaryLine[]): SummaryTotals {
-  const totalNetSales = sumAmounts(lines.map((l) => l.salesAfterDiscount));
-  const totalCostOfItem = sumAmounts(lines.map((l) => l.costOfItem));
+export function summarise(rows: SummaryLine[]): SummaryTotals {
+  const lines = rows.filter((l) => l.type !== 'refund');
+  const totalNetSales = sumAmounts(rows.map((l) => l.salesAfterDiscount));
+  const totalCostOfItem = sumAmounts(rows.map((l) => l.costOfItem));
   const fulfilled = lines.filter((l) => l.fulfillmentStatus === 'fulfilled').length;
-  const paid = lines.filter((l) => l.payoutStatus === 'paid').length;
-  const unpaid = lines.filter((l) => l.payoutStatus === 'unpaid').length;
+  const paid = rows.filter((l) => l.payoutStatus === 'paid').length;
+  const unpaid = rows.filter((l) => l.payoutStatus === 'unpaid').length;
   const shipDates = lines.map((l) => l.fulfillment?.createdAt).filter((d): d is Date => !!d);
   const deliveryDates = lines.map((l) => l.fulfillment?.deliveredAt).filter((d): d is Date => !!d);
   return {
     totalQuantity: lines.reduce((n, l) => n + (l.quantity || 0), 0),
     lineItemCount: lines.length,
-    totalSales: sumAmounts(lines.map((l) => l.sales)),
+    totalSales: sumAmounts(rows.map((l) => l.sales)),
     totalNetSales,
     totalCostOfItem,
     totalProfit: profitOf(totalNetSales, totalCostOfItem),
-    totalCommission: sumAmounts(lines.map((l) => l.commission)),
-    totalPayout: sumAmounts(lines.map((l) => l.payout)),
+    totalCommission: sumAmounts(rows.map((l) => l.commission)),
+    totalPayout: sumAmounts(rows.map((l) => l.payout)),
     status: [...new Set(lines.map((l) => l.fulfillmentStatus))].sort(),
     fulfillmentStatus:
       lines.length > 0 && fulfilled === lines.length
@@ -70,7 +73,7 @@ export function summarise(lines: SummaryLine[]): SummaryTotals {
           ? 'partial'
           : 'unfulfilled',
     vendorPayoutStatus:
-      lines.length > 0 && paid === lines.length ? 'paid' : unpaid === lines.length ? 'unpaid' : 'partial',
+      rows.length > 0 && paid === rows.length ? 'paid' : unpaid === rows.length ? 'unpaid' : 'partial',
     shipDate: shipDates.length ? new Date(Math.min(...shipDates.map((d) => d.getTime()))) : null,
     deliveryDate: deliveryDates.length ? new Date(Math.max(...deliveryDates.map((d) => d.getTime()))) : null,
   };

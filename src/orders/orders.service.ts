@@ -14,6 +14,7 @@ import {
 import { toOrderListItem, toRawOrder } from './order.mapper';
 import { OrderSummariesRepository } from './order-summaries.repository';
 import { OrdersRepository } from './orders.repository';
+import { RefundsService } from '../refunds/refunds.service';
 
 const ORDER_ID_RE = /^[1-9][0-9]{0,15}$/;
 
@@ -23,13 +24,22 @@ export class OrdersService {
     private readonly orders: OrdersRepository,
     private readonly summaries: OrderSummariesRepository,
     private readonly lineItems: LineItemsRepository,
+    private readonly refunds: RefundsService,
     @Inject(authConfig.KEY) private readonly auth: AuthConfig,
   ) {}
 
   async getRaw(scope: ShopScope, orderIdParam: string): Promise<RawOrderResponseDto> {
-    const order = await this.orders.findByOrderId(scope, parseOrderId(orderIdParam));
+    const orderId = parseOrderId(orderIdParam);
+    const [order, unattributed] = await Promise.all([
+      this.orders.findByOrderId(scope, orderId),
+      this.refunds.unattributed(scope, orderId),
+    ]);
     if (!order) throw new NotFoundError('Order');
-    return { view: 'order', orders: toRawOrder(order) };
+    return {
+      view: 'order',
+      orders: toRawOrder(order),
+      unattributedRefunds: unattributed.map((u) => ({ ...u, processedAt: u.processedAt.toISOString() })),
+    };
   }
 
   async getLineItems(scope: ShopScope, orderIdParam: string): Promise<OrderLineItemsResponseDto> {

@@ -1,6 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Types } from 'mongoose';
 import { PayoutAdjustmentsRepository } from '../adjustments/payout-adjustments.repository';
 import { Clock } from '../common/clock/clock';
 import { DomainError, NotFoundError } from '../common/errors';
@@ -8,9 +7,19 @@ import { sumAmounts } from '../common/money';
 import { ShopScope } from '../common/tenancy';
 import { LineItemsRepository } from '../line-items/line-items.repository';
 import { OrderSummaryRefresher } from '../line-items/order-summary.refresher';
-import { PayoutBatch } from './payout-batch.schema';
+import { isSettled, PayoutBatch } from './payout-batch.schema';
+import { VendorBalancesRepository } from './vendor-balances.repository';
+import { RefundMetrics } from '../refunds/refund-metrics';
+import { AuditTrail } from '../audit/audit-trail.service';
 import { BatchTotals, PayoutBatchesRepository } from './payout-batches.repository';
 import { PayoutEngineOptions } from './payout-engine.options';
+
+/** Another batch of the same vendor is running: this one runs once it is done (netting is per vendor). */
+class VendorBusyError extends Error {
+  constructor() {
+    super('Another payout batch of this vendor is running; this one runs after it');
+  }
+}
 
 /** Another run of the batch holds its lease: run again once that lease ends (never dropped). */
 export class BatchBusyError extends Error {
@@ -20,9 +29,12 @@ export class BatchBusyError extends Error {
 }
 
 /**
- * One run of one payout batch (the payout engine's steps 2-4, DESIGN §8): take the batch's lease,
- * mark its vendor's payable line items in chunks and its UNPAID adjustments with conditional
- * writes, renewing the lease as it goes, then sum what carries the batch id and complete the batch.
+ * One run of one payout batch (the payout engine's steps 2-4, DESIGN §8): take the batch's lease
+ * and its vendor's lock, claim the vendor's due rows (sale and refund) in chunks, net them with the
+ * UNPAID adjustments and store the decision; a positive net pays every held row and adjustment, a
+ * net of zero or below releases them (`carried_forward`: every row stays due). Then the vendor's
+ * balance takes the batch (exactly once), totals are summed from what carries the batch id, and the
+ * batch settles. Every step is a conditional write, so a resumed run finishes what a dead one began.
  * The queue's processor and the operator CLI run batches through here (via PayoutEngine.run).
  */
 @Injectable()
@@ -36,6 +48,9 @@ export class PayoutBatchRunner {
     private readonly summaries: OrderSummaryRefresher,
     private readonly clock: Clock,
     private readonly options: PayoutEngineOptions,
+    private readonly balances: VendorBalancesRepository,
+    @Optional() private readonly metrics?: RefundMetrics,
+    @Optional() private readonly audit?: AuditTrail,
   ) {}
 
   /**
@@ -49,41 +64,76 @@ export class PayoutBatchRunner {
   ): Promise<PayoutBatch> {
     const batch = await this.batches.findById(scope, batchId);
     if (!batch) throw new NotFoundError('Payout batch');
-    if (batch.status === 'completed') return batch;
+    if (isSettled(batch.status)) return batch;
     const leaseId = randomUUID();
     const leased = await this.batches.acquire(scope, batch._id, leaseId, this.clock.now(), this.leaseEnd());
     if (!leased) {
       const current = await this.batches.findById(scope, batch._id);
-      if (current?.status === 'completed') return current;
+      if (current && isSettled(current.status)) return current;
       throw new BatchBusyError(current?.leaseUntil ?? null);
     }
     const id = String(batch._id);
-    const heartbeat = this.heartbeat(scope, batch._id, leaseId);
+    const heartbeat = this.heartbeat(scope, batch, leaseId);
+    let locked = false;
     try {
-      const items = await this.lineItems.listPayable(scope, batch.vendorId, batch.cutoff);
-      const size = Math.max(1, this.options.chunkSize);
-      opts.onLineItems?.(0, items.length);
-      for (let i = 0; i < items.length; i += size) {
-        heartbeat.assertHeld();
-        await this.lineItems.markPaid(scope, items.slice(i, i + size), id, this.clock.now());
-        await this.keepLease(scope, batch._id, leaseId);
-        opts.onLineItems?.(Math.min(i + size, items.length), items.length);
+      // Netting needs the vendor's due rows to itself: one batch of a vendor at a time.
+      const lock = await this.balances.lock(
+        scope,
+        batch.vendorId,
+        batch._id,
+        this.clock.now(),
+        this.leaseEnd(),
+      );
+      if (!lock) throw new VendorBusyError();
+      locked = true;
+      let decided = leased;
+      if (!decided.decision) {
+        await this.claim(scope, batch, id, heartbeat, opts.onLineItems);
+        decided = await this.decide(scope, batch, id, leaseId, lock.carriedForward);
       }
       heartbeat.assertHeld();
-      const adjustments = await this.adjustments.listPayable(scope, batch.vendorId, batch.cutoff);
-      await this.adjustments.markPaid(
-        scope,
-        adjustments.map((a) => a._id),
-        id,
-        this.clock.now(),
-      );
-      const { totals, orderIds } = await this.totals(scope, id);
+      const settled =
+        decided.decision === 'pay' ? await this.pay(scope, batch, id) : await this.carry(scope, id);
+      const status = decided.decision === 'pay' ? 'completed' : 'carried_forward';
+      const closingBalance = status === 'completed' ? 0 : (decided.net ?? 0);
+      const totals: BatchTotals = { ...settled.totals, closingBalance };
+      // Into the vendor's balance exactly once (a resumed run finds it applied), then settled.
+      await this.balances.applyBatch(scope, batch.vendorId, {
+        batchId: batch._id,
+        status,
+        periodEnd: batch.periodEnd,
+        total: totals.total,
+        net: decided.net ?? 0,
+        settledAt: this.clock.now(),
+        carriedForward: closingBalance,
+      });
       // Orders' vendor payout status (order lists) follows the line items; idempotent, so a rerun redoes it.
-      await this.summaries.refresh(scope, orderIds);
-      const done = await this.batches.complete(scope, batch._id, leaseId, totals, this.clock.now());
+      await this.summaries.refresh(scope, settled.orderIds);
+      const done = await this.batches.complete(scope, batch._id, leaseId, totals, this.clock.now(), status);
       if (!done) throw new Error('The run lost its lease before completing');
+      await this.balances.unlock(scope, batch.vendorId, batch._id);
+      this.metrics?.batchSettled(scope.shopId, status, totals.refundTotal);
+      if (status === 'carried_forward') {
+        await this.audit?.platformEvents(scope, 'payout_batch.carry_forward', [
+          {
+            resource: { type: 'payout_batch', id: id },
+            after: {
+              vendorId: batch.vendorId,
+              periodEnd: batch.periodEnd,
+              net: decided.net,
+              openingBalance: decided.openingBalance,
+              closingBalance,
+            },
+          },
+        ]);
+      }
       return done;
     } catch (err) {
+      if (locked) await this.balances.unlock(scope, batch.vendorId, batch._id).catch(() => undefined);
+      if (err instanceof VendorBusyError) {
+        await this.batches.release(scope, batch._id, leaseId, err.message, false);
+        throw new BatchBusyError(new Date(this.clock.now().getTime() + 1000));
+      }
       const errorId = randomUUID();
       this.logger.error(
         `payout batch ${id} run failed (errorId ${errorId}): ${(err as Error)?.stack ?? String(err)}`,
@@ -99,19 +149,89 @@ export class PayoutBatchRunner {
     }
   }
 
+  /** Step 1: the vendor's due rows up to the cut-off come under the batch (conditional claims, in chunks). */
+  private async claim(
+    scope: ShopScope,
+    batch: PayoutBatch,
+    id: string,
+    heartbeat: { assertHeld(): void; leaseId: string },
+    onLineItems?: (done: number, total: number) => void,
+  ): Promise<void> {
+    const items = await this.lineItems.listPayable(scope, batch.vendorId, batch.cutoff);
+    const size = Math.max(1, this.options.chunkSize);
+    onLineItems?.(0, items.length);
+    for (let i = 0; i < items.length; i += size) {
+      heartbeat.assertHeld();
+      await this.lineItems.claimForBatch(scope, items.slice(i, i + size), id);
+      await this.keepLease(scope, batch, heartbeat.leaseId);
+      onLineItems?.(Math.min(i + size, items.length), items.length);
+    }
+  }
+
+  /**
+   * Step 2: the net of what the batch holds and the vendor's UNPAID adjustments up to the cut-off;
+   * positive → pay, else carry forward. Stored before anything is paid or released.
+   */
+  private async decide(
+    scope: ShopScope,
+    batch: PayoutBatch,
+    id: string,
+    leaseId: string,
+    openingBalance: number,
+  ): Promise<PayoutBatch> {
+    const [held, adjustments] = await Promise.all([
+      this.lineItems.heldByBatch(scope, id),
+      this.adjustments.listPayable(scope, batch.vendorId, batch.cutoff),
+    ]);
+    const net = sumAmounts([
+      ...held.map((li) => li.batchPaidAmount ?? 0),
+      ...adjustments.map((a) => a.amount),
+    ]);
+    const decided = await this.batches.decide(scope, batch._id, leaseId, {
+      decision: net > 0 ? 'pay' : 'carry',
+      net,
+      openingBalance,
+    });
+    if (!decided || decided.leaseId !== leaseId) throw new Error('The run lost its lease while deciding');
+    return decided;
+  }
+
+  /** Step 3a (pay): every held row paid, the UNPAID adjustments marked PAID (still within the cut-off). */
+  private async pay(scope: ShopScope, batch: PayoutBatch, id: string) {
+    const held = await this.lineItems.heldByBatch(scope, id);
+    await this.lineItems.payClaimed(scope, held, id, this.clock.now());
+    const adjustments = await this.adjustments.listPayable(scope, batch.vendorId, batch.cutoff);
+    await this.adjustments.markPaid(
+      scope,
+      adjustments.map((a) => a._id),
+      id,
+      this.clock.now(),
+      batch.cutoff,
+    );
+    return this.totals(scope, id);
+  }
+
+  /** Step 3b (carry forward): the batch lets go of its rows; nothing is paid. */
+  private async carry(scope: ShopScope, id: string) {
+    await this.lineItems.releaseBatch(scope, id);
+    return this.totals(scope, id);
+  }
+
   /**
    * Renews the lease every third of its length while the run is alive (a slow chunk included), so
    * only a dead run's lease lapses. A renewal that finds the lease taken over stops the run at the
    * next chunk boundary; a renewal that fails (database unreachable) is simply tried again.
    */
-  private heartbeat(scope: ShopScope, id: Types.ObjectId, leaseId: string) {
+  private heartbeat(scope: ShopScope, batch: PayoutBatch, leaseId: string) {
     let lost = false;
     const timer = setInterval(
       () => {
+        const until = this.leaseEnd();
         this.batches
-          .renew(scope, id, leaseId, this.leaseEnd())
-          .then((held) => {
+          .renew(scope, batch._id, leaseId, until)
+          .then(async (held) => {
             if (!held) lost = true;
+            else await this.balances.renew(scope, batch.vendorId, batch._id, until);
           })
           .catch(() => undefined);
       },
@@ -119,6 +239,7 @@ export class PayoutBatchRunner {
     );
     timer.unref();
     return {
+      leaseId,
       assertHeld: () => {
         if (lost) throw new Error('The run lost its lease (another run took the batch over)');
       },
@@ -126,21 +247,25 @@ export class PayoutBatchRunner {
     };
   }
 
-  /** Σ of what carries the batch id: exact whatever happened to earlier runs. */
+  /** Σ of what the batch paid (rows and adjustments carrying its id): exact whatever happened to earlier runs. */
   private async totals(
     scope: ShopScope,
     batchId: string,
-  ): Promise<{ totals: BatchTotals; orderIds: number[] }> {
-    const [items, adjustments] = await Promise.all([
-      this.lineItems.paidByBatch(scope, batchId),
+  ): Promise<{ totals: Omit<BatchTotals, 'closingBalance'>; orderIds: number[] }> {
+    const [held, adjustments] = await Promise.all([
+      this.lineItems.heldByBatch(scope, batchId),
       this.adjustments.paidByBatch(scope, batchId),
     ]);
+    const items = held.filter((li) => li.frozen);
+    const refunds = items.filter((li) => li.type === 'refund');
     const lineItemTotal = sumAmounts(items.map((li) => li.batchPaidAmount ?? 0));
     const adjustmentTotal = sumAmounts(adjustments.map((a) => a.amount));
     return {
       totals: {
         lineItemCount: items.length,
         lineItemTotal,
+        refundCount: refunds.length,
+        refundTotal: sumAmounts(refunds.map((li) => li.batchPaidAmount ?? 0)),
         adjustmentCount: adjustments.length,
         adjustmentTotal,
         total: sumAmounts([lineItemTotal, adjustmentTotal]),
@@ -153,9 +278,11 @@ export class PayoutBatchRunner {
     return new Date(this.clock.now().getTime() + this.options.leaseMs);
   }
 
-  private async keepLease(scope: ShopScope, id: Types.ObjectId, leaseId: string): Promise<void> {
-    if (!(await this.batches.renew(scope, id, leaseId, this.leaseEnd()))) {
+  private async keepLease(scope: ShopScope, batch: PayoutBatch, leaseId: string): Promise<void> {
+    const until = this.leaseEnd();
+    if (!(await this.batches.renew(scope, batch._id, leaseId, until))) {
       throw new Error('The run lost its lease (it ran longer than the lease without renewing)');
     }
+    await this.balances.renew(scope, batch.vendorId, batch._id, until);
   }
 }

@@ -3,11 +3,19 @@ import { Types } from 'mongoose';
 import { auditOutboxPlugin } from '../audit/audit-outbox';
 
 /**
- * queued → running → completed; a failed run goes back to queued while the job has attempts left,
- * else to failed. A later trigger of the same vendor and period runs a failed batch again.
+ * queued → running → completed (a positive net, paid) or carried_forward (a net of zero or below:
+ * nothing paid, every row stays due for the next batch, DESIGN §8); a failed run goes back to queued
+ * while the job has attempts left, else to failed. A later trigger of the same vendor and period
+ * runs a failed batch again.
  */
-export const BATCH_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+export const BATCH_STATUSES = ['queued', 'running', 'completed', 'carried_forward', 'failed'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
+/** A batch in one of these statuses is done: never run again. */
+export const SETTLED_BATCH_STATUSES: readonly BatchStatus[] = ['completed', 'carried_forward'];
+export const isSettled = (status: BatchStatus): boolean => SETTLED_BATCH_STATUSES.includes(status);
+/** A run's decision, stored before any row is paid or released so a resumed run finishes it. */
+export const BATCH_DECISIONS = ['pay', 'carry'] as const;
+export type BatchDecision = (typeof BATCH_DECISIONS)[number];
 
 /**
  * One payout of one vendor for one period (DESIGN §8). Unique per (shop, vendor, periodEnd): the
@@ -43,6 +51,17 @@ export class PayoutBatch {
   @Prop({ type: Number, default: 0 }) adjustmentCount!: number;
   @Prop({ type: Number, default: 0 }) adjustmentTotal!: number;
   @Prop({ type: Number, default: 0 }) total!: number;
+  /** Of lineItemCount / lineItemTotal: the refund rows netted (their total is ≤ 0). */
+  @Prop({ type: Number, default: 0 }) refundCount!: number;
+  @Prop({ type: Number, default: 0 }) refundTotal!: number;
+
+  /** Σ of every due row and adjustment the run took (DESIGN §8 netting); null until decided. */
+  @Prop({ type: Number, default: null }) net!: number | null;
+  @Prop({ type: String, enum: [...BATCH_DECISIONS, null], default: null }) decision!: BatchDecision | null;
+  /** The carried-forward amount the vendor brought into this batch (the previous batch's, if it carried forward). */
+  @Prop({ type: Number, default: 0 }) openingBalance!: number;
+  /** 0 for a paid batch; the net for a carried-forward one (what the next batch starts from). */
+  @Prop({ type: Number, default: 0 }) closingBalance!: number;
 
   /** How many runs started (retries and reruns included). */
   @Prop({ type: Number, default: 0 }) runs!: number;

@@ -6,14 +6,23 @@ import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { upsertReturningDocument } from '../database/upsert';
 import { anyOf, valueOrAny } from '../database/query-filters';
-import { BATCH_STATUSES, BatchStatus, PayoutBatch } from './payout-batch.schema';
+import {
+  BATCH_STATUSES,
+  BatchDecision,
+  BatchStatus,
+  PayoutBatch,
+  SETTLED_BATCH_STATUSES,
+} from './payout-batch.schema';
 
 export interface BatchTotals {
   lineItemCount: number;
   lineItemTotal: number;
+  refundCount: number;
+  refundTotal: number;
   adjustmentCount: number;
   adjustmentTotal: number;
   total: number;
+  closingBalance: number;
 }
 
 @Injectable()
@@ -96,7 +105,7 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
       .findOneAndUpdate(
         this.scoped(scope, {
           _id: id,
-          status: { $ne: 'completed' },
+          status: { $nin: SETTLED_BATCH_STATUSES },
           ...anyOf([{ leaseUntil: null }, { leaseUntil: { $lt: now } }]),
         }),
         { $set: { status: 'running', leaseId, leaseUntil: until, startedAt: now }, $inc: { runs: 1 } },
@@ -114,12 +123,48 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
     return res.matchedCount === 1;
   }
 
+  /**
+   * Records the run's decision (pay or carry forward) once: a resumed run finds it and finishes
+   * the same way. Returns the batch as decided (by this run or an earlier one).
+   */
+  async decide(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    leaseId: string,
+    decision: { decision: BatchDecision; net: number; openingBalance: number },
+  ): Promise<PayoutBatch | null> {
+    await this.model
+      .updateOne(this.scoped(scope, { _id: id, leaseId, decision: null }), { $set: decision })
+      .exec();
+    return this.findOneById(scope, id);
+  }
+
+  /** The vendor's batches newest first (its statements' history; the last one carried forward or not). */
+  latestForVendor(scope: ShopScope, vendorId: Types.ObjectId, limit: number): Promise<PayoutBatch[]> {
+    return this.model
+      .find(this.scoped(scope, { vendorId, status: { $in: BATCH_STATUSES } }))
+      .sort({ createdAt: -1, _id: -1 })
+      .limit(limit)
+      .lean<PayoutBatch[]>()
+      .exec();
+  }
+
+  /** Every settled batch of the vendor (reconcile). */
+  settledForVendor(scope: ShopScope, vendorId: Types.ObjectId): Promise<PayoutBatch[]> {
+    return this.model
+      .find(this.scoped(scope, { vendorId, status: { $in: SETTLED_BATCH_STATUSES } }))
+      .sort({ createdAt: -1, _id: -1 })
+      .lean<PayoutBatch[]>()
+      .exec();
+  }
+
   complete(
     scope: ShopScope,
     id: Types.ObjectId,
     leaseId: string,
     totals: BatchTotals,
     at: Date,
+    status: 'completed' | 'carried_forward' = 'completed',
   ): Promise<PayoutBatch | null> {
     return this.model
       .findOneAndUpdate(
@@ -127,7 +172,7 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
         {
           $set: {
             ...totals,
-            status: 'completed',
+            status,
             completedAt: at,
             lastError: null,
             leaseId: null,

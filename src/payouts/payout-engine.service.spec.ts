@@ -2,7 +2,12 @@ import { Logger } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { asReal, FakeQueue, FixedClock, OTHER_SHOP, SHOP } from '../../test/fakes/fake';
 import { FakeLineItemsRepository, FakeSummaries, lineItem } from '../../test/fakes/line-items.fake';
-import { FakePayoutAdjustmentsRepository, FakePayoutBatchesRepository } from '../../test/fakes/payouts.fake';
+import {
+  FakePayoutAdjustmentsRepository,
+  FakePayoutBatchesRepository,
+  FakeVendorBalancesRepository,
+} from '../../test/fakes/payouts.fake';
+import type { VendorBalancesRepository } from './vendor-balances.repository';
 import { FakeVendorsRepository, vendor } from '../../test/fakes/vendors.fake';
 import type { PayoutAdjustmentsRepository } from '../adjustments/payout-adjustments.repository';
 import { ValidationError } from '../common/errors';
@@ -26,6 +31,7 @@ describe('PayoutEngine (repositories faked)', () => {
   let adjustments: FakePayoutAdjustmentsRepository;
   let vendors: FakeVendorsRepository;
   let summaries: FakeSummaries;
+  let balances: FakeVendorBalancesRepository;
   let queue: FakeQueue;
   let engine: PayoutEngine;
 
@@ -39,6 +45,7 @@ describe('PayoutEngine (repositories faked)', () => {
       asReal<OrderSummaryRefresher>(summaries),
       clock,
       options,
+      asReal<VendorBalancesRepository>(balances),
     );
     return new PayoutEngine(
       asReal<PayoutBatchesRepository>(batches),
@@ -57,6 +64,7 @@ describe('PayoutEngine (repositories faked)', () => {
     adjustments = new FakePayoutAdjustmentsRepository();
     vendors = new FakeVendorsRepository();
     summaries = new FakeSummaries();
+    balances = new FakeVendorBalancesRepository();
     queue = new FakeQueue();
     engine = build({ chunkSize: 2, leaseMs: 60_000 });
   });
@@ -91,7 +99,7 @@ describe('PayoutEngine (repositories faked)', () => {
     const lines = [owed(acme._id, 10.01), owed(acme._id, 0.1), owed(acme._id, 0.2), owed(globex._id, 5)];
     const later = owed(acme._id, 7, new Date('2026-11-21T00:00:00.000Z'));
     const pending = owed(acme._id, 50);
-    lineItems.get(pending._id).financialStatus = 'pending';
+    Object.assign(lineItems.get(pending._id), { financialStatus: 'pending', inPayouts: false });
     adjustments.add(acme._id, -2.5, before(15));
     adjustments.add(acme._id, 4, new Date('2026-11-21T00:00:00.000Z'));
 
@@ -135,23 +143,24 @@ describe('PayoutEngine (repositories faked)', () => {
     expect(batches.docs).toHaveLength(1);
   });
 
-  it('a run that crashes between two chunks is completed by the next run, nothing lost or doubled', async () => {
+  it('a run that crashes between two claim chunks is completed by the next run, nothing lost or doubled', async () => {
     const [acme] = vendors.add(vendor('acme'));
     const lines = [1.11, 2.22, 3.33, 4.44, 5.55].map((amount) => owed(acme._id, amount));
-    const marks: number[] = [];
-    lineItems.afterMarkPaid = (items) => {
-      marks.push(items.length);
-      if (marks.length === 1) throw new Error('process died after the first chunk');
+    const claims: number[] = [];
+    lineItems.afterClaim = (items) => {
+      claims.push(items.length);
+      if (claims.length === 1) throw new Error('process died after the first chunk');
     };
     const [batch] = await engine.trigger(SHOP, { until: UNTIL });
 
     await expect(engine.run(SHOP, String(batch._id), { final: false })).rejects.toThrow('process died');
-    expect(batches.docs[0]).toMatchObject({ status: 'queued', leaseId: null });
+    expect(batches.docs[0]).toMatchObject({ status: 'queued', leaseId: null, decision: null });
     expect(batches.docs[0].lastError).toMatch(/errorId/);
-    expect(lines.filter((li) => lineItems.get(li._id).frozen)).toHaveLength(2);
+    expect(lines.filter((li) => lineItems.get(li._id).batchId === String(batch._id))).toHaveLength(2);
+    expect(lines.filter((li) => lineItems.get(li._id).frozen)).toHaveLength(0);
 
     const done = await engine.run(SHOP, String(batch._id), { final: false });
-    expect(marks).toEqual([2, 2, 1]);
+    expect(claims).toEqual([2, 2, 1]);
     expect(done).toMatchObject({
       status: 'completed',
       runs: 2,
@@ -256,10 +265,10 @@ describe('PayoutEngine (repositories faked)', () => {
     const [acme] = vendors.add(vendor('acme'));
     owed(acme._id, 10);
     const quick = build({ chunkSize: 2, leaseMs: 600 });
-    const markPaid = lineItems.markPaid.bind(lineItems);
-    lineItems.markPaid = async (...args: Parameters<typeof markPaid>) => {
+    const claim = lineItems.claimForBatch.bind(lineItems);
+    lineItems.claimForBatch = async (...args: Parameters<typeof claim>) => {
       await new Promise((r) => setTimeout(r, 700));
-      return markPaid(...args);
+      return claim(...args);
     };
     const renew = jest.spyOn(batches, 'renew');
     const [batch] = await quick.trigger(SHOP, { until: UNTIL });
@@ -288,6 +297,97 @@ describe('PayoutEngine (repositories faked)', () => {
         engine.trigger(SHOP, { vendorId: String(foreign._id), until: UNTIL }),
       ).rejects.toBeInstanceOf(ValidationError);
       expect(queue.jobs).toHaveLength(0);
+    });
+  });
+
+  describe('netting (DESIGN §8)', () => {
+    /** A refund row of the vendor owing `amount` back. */
+    function refundRow(vendorId: Types.ObjectId, amount: number, createdAt = before(12)) {
+      const orderId = lineItems.docs.length + 1;
+      const [li] = lineItems.add(
+        lineItem({
+          orderId,
+          lineItemId: orderId * 10,
+          type: 'refund',
+          refundId: `r${orderId}`,
+          refundLineItemId: `rl${orderId}`,
+          financialStatus: 'refund',
+          vendorId,
+          payout: -amount,
+          balance: -amount,
+          orderCreatedAt: createdAt,
+        }),
+      );
+      return li;
+    }
+
+    it('a net of zero or below pays nothing and carries it forward; the next batch nets it', async () => {
+      const [acme] = vendors.add(vendor('acme'));
+      const sale = owed(acme._id, 18);
+      const refund = refundRow(acme._id, 45);
+      const [first] = await runAll({ until: '2026-11-15' });
+      expect(first).toMatchObject({
+        status: 'carried_forward',
+        total: 0,
+        net: -27,
+        openingBalance: 0,
+        closingBalance: -27,
+        lineItemCount: 0,
+      });
+      for (const li of [sale, refund]) {
+        expect(lineItems.get(li._id)).toMatchObject({ batchId: null, frozen: false, paid: 0 });
+      }
+      expect(await balances.find(SHOP, acme._id)).toMatchObject({ carriedForward: -27, paidToDateCents: 0 });
+
+      const later = owed(acme._id, 30, before(18));
+      const [second] = await runAll({ until: UNTIL });
+      expect(second).toMatchObject({
+        status: 'completed',
+        total: 3,
+        net: 3,
+        openingBalance: -27,
+        closingBalance: 0,
+        lineItemCount: 3,
+        refundCount: 1,
+        refundTotal: -45,
+      });
+      expect(lineItems.get(refund._id)).toMatchObject({
+        paid: -45,
+        balance: 0,
+        payoutStatus: 'paid',
+        frozen: true,
+      });
+      expect(lineItems.get(later._id)).toMatchObject({ paid: 30, balance: 0 });
+      expect(await balances.find(SHOP, acme._id)).toMatchObject({ carriedForward: 0, paidToDateCents: 300 });
+    });
+
+    it('another batch of the same vendor waits while one runs (netting needs the vendor to itself)', async () => {
+      const [acme] = vendors.add(vendor('acme'));
+      owed(acme._id, 10);
+      const [batch] = await engine.trigger(SHOP, { until: UNTIL });
+      await balances.lock(
+        SHOP,
+        acme._id,
+        new Types.ObjectId(),
+        new FixedClock().now(),
+        new Date(Date.now() + 3_600_000),
+      );
+      await expect(engine.run(SHOP, String(batch._id), { final: false })).rejects.toBeInstanceOf(
+        BatchBusyError,
+      );
+      expect(batches.docs[0]).toMatchObject({ status: 'queued', decision: null });
+    });
+
+    it('pays an adjustment only while it is still dated within the cut-off when marked', async () => {
+      const [acme] = vendors.add(vendor('acme'));
+      owed(acme._id, 10);
+      const moved = adjustments.add(acme._id, 5, before(12));
+      adjustments.beforeMarkPaid = () => {
+        moved.customItemDate = new Date('2026-11-25T00:00:00.000Z'); // an edit lands mid-batch
+      };
+      const [batch] = await runAll({ until: UNTIL });
+      expect(batch).toMatchObject({ status: 'completed', total: 10, adjustmentCount: 0 });
+      expect(moved).toMatchObject({ status: 'UNPAID' });
     });
   });
 

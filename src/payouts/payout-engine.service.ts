@@ -13,7 +13,7 @@ import { LineItemsRepository } from '../line-items/line-items.repository';
 import { addJob, Jobs, Queues } from '../queues/jobs';
 import { isPayable, PayoutVendor } from '../vendors/vendor-policy';
 import { VendorsRepository } from '../vendors/vendors.repository';
-import { PayoutBatch } from './payout-batch.schema';
+import { isSettled, PayoutBatch } from './payout-batch.schema';
 import { PayoutBatchesRepository } from './payout-batches.repository';
 import { BatchBusyError, PayoutBatchRunner } from './payout-batch-runner';
 
@@ -92,7 +92,7 @@ export class PayoutEngine {
     const batches = await this.prepare(scope, input, audit);
     const now = this.clock.now();
     for (const batch of batches) {
-      if (batch.status === 'completed') continue;
+      if (isSettled(batch.status)) continue;
       if (batch.status === 'running' && batch.leaseUntil && batch.leaseUntil < now)
         await this.resume(scope, batch);
       else await this.enqueue(scope, batch);
@@ -173,7 +173,7 @@ export class PayoutEngine {
     batch: PayoutBatch,
     onLineItems: (done: number, total: number) => void,
   ): Promise<PayoutBatch> {
-    if (batch.status === 'completed') return batch;
+    if (isSettled(batch.status)) return batch;
     try {
       return await this.run(scope, String(batch._id), { final: true, onLineItems });
     } catch (err) {

@@ -8,6 +8,9 @@ const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() 
 export function toPayoutRow(li: PayoutRowSource): PayoutRowDto {
   return {
     _id: String(li._id),
+    type: li.type ?? 'sale',
+    refundId: li.refundId ?? null,
+    quantity: li.type === 'refund' ? (li.refundedQuantity ?? 0) : li.quantity,
     orderNumber: li.orderNumber,
     orderName: li.orderName,
     vendorId: li.vendorId ? String(li.vendorId) : '',
@@ -35,7 +38,12 @@ export function toPayoutBatchResponse(b: PayoutBatch): PayoutBatchDto {
     lineItemTotal: b.lineItemTotal,
     adjustmentCount: b.adjustmentCount,
     adjustmentTotal: b.adjustmentTotal,
+    refundCount: b.refundCount ?? 0,
+    refundTotal: b.refundTotal ?? 0,
     total: b.total,
+    net: b.net ?? null,
+    openingBalance: b.openingBalance ?? 0,
+    closingBalance: b.closingBalance ?? 0,
     runs: b.runs,
     lastError: b.lastError ?? null,
     createdAt: b.createdAt.toISOString(),

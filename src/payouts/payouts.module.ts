@@ -4,6 +4,12 @@ import { AdjustmentsModule } from '../adjustments/adjustments.module';
 import { LineItemsModule } from '../line-items/line-items.module';
 import { VendorsModule } from '../vendors/vendors.module';
 import { PayoutBatch, PayoutBatchSchema } from './payout-batch.schema';
+import { RefundsModule } from '../refunds/refunds.module';
+import { PayoutReconcileService } from './payout-reconcile.service';
+import { VendorBalance, VendorBalanceSchema } from './vendor-balance.schema';
+import { VendorBalanceService } from './vendor-balance.service';
+import { VendorBalanceV1Controller } from './vendor-balance.v1.controller';
+import { VendorBalancesRepository } from './vendor-balances.repository';
 import { PayoutBatchesRepository } from './payout-batches.repository';
 import { jobsConfig, JobsConfig } from '../config/configuration';
 import { DEFAULT_PAYOUT_ENGINE_OPTIONS, PayoutEngineOptions } from './payout-engine.options';
@@ -24,9 +30,13 @@ import { VendorReportV1Controller } from './vendor-report.v1.controller';
     AdjustmentsModule,
     LineItemsModule,
     VendorsModule,
-    MongooseModule.forFeature([{ name: PayoutBatch.name, schema: PayoutBatchSchema }]),
+    RefundsModule,
+    MongooseModule.forFeature([
+      { name: PayoutBatch.name, schema: PayoutBatchSchema },
+      { name: VendorBalance.name, schema: VendorBalanceSchema },
+    ]),
   ],
-  controllers: [PayoutsV1Controller, VendorReportV1Controller],
+  controllers: [PayoutsV1Controller, VendorReportV1Controller, VendorBalanceV1Controller],
   providers: [
     PayoutBatchesRepository,
     PayoutEngine,
@@ -34,6 +44,9 @@ import { VendorReportV1Controller } from './vendor-report.v1.controller';
     PayoutsService,
     VendorReportService,
     SystemPayoutBatchesRepository,
+    VendorBalancesRepository,
+    VendorBalanceService,
+    PayoutReconcileService,
     {
       provide: PayoutEngineOptions,
       inject: [jobsConfig.KEY],
@@ -43,6 +56,6 @@ import { VendorReportV1Controller } from './vendor-report.v1.controller';
       }),
     },
   ],
-  exports: [PayoutEngine, SystemPayoutBatchesRepository],
+  exports: [PayoutEngine, SystemPayoutBatchesRepository, VendorBalanceService, PayoutReconcileService],
 })
 export class PayoutsModule {}

@@ -34,6 +34,7 @@ export class PayoutsService {
         ...vendorDayRangeFilter(q),
         payoutStatus: q.status,
         fulfillmentStatus: q.fulfillment,
+        type: q.type,
       },
       q,
     );

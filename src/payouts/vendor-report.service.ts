@@ -47,13 +47,15 @@ export class VendorReportService {
 function toReportRow(l: ReportRowSource): VendorReportLineItemDto {
   return {
     _id: String(l._id),
+    type: l.type ?? 'sale',
+    refundId: l.refundId ?? null,
     orderId: l.orderId,
     orderName: l.orderName ?? '',
     orderNumber: l.orderNumber ?? 0,
     lineItemId: l.lineItemId,
     name: l.name ?? '',
     sku: l.sku ?? null,
-    quantity: l.quantity ?? 0,
+    quantity: l.type === 'refund' ? (l.refundedQuantity ?? 0) : (l.quantity ?? 0),
     date: new Date(l.orderCreatedAt).toISOString(),
     sales: l.sales ?? 0,
     salesAfterDiscount: l.salesAfterDiscount ?? 0,

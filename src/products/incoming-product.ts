@@ -2,7 +2,7 @@ import type { ProductImage, ProductVariant } from './product.schema';
 
 /** A product as the products feature consumes it, normalised from the store platform's JSON by ingestion. */
 export interface IncomingProduct {
-  productId: number;
+  productId: string;
   title: string;
   handle: string;
   productType: string;

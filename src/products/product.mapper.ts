@@ -4,7 +4,8 @@ import type { Product } from './product.schema';
 export function toProductResponse(p: Product, vendorId: string | null): ProductDto {
   return {
     _id: String(p._id),
-    productId: p.productId,
+    // documents stored before ids became strings hold numbers: the API answers strings either way
+    productId: String(p.productId),
     title: p.title,
     handle: p.handle,
     productType: p.productType,
@@ -14,7 +15,7 @@ export function toProductResponse(p: Product, vendorId: string | null): ProductD
     totalInventory: p.totalInventory,
     isDigital: p.isDigital,
     variants: (p.variants ?? []).map((v) => ({
-      id: v.id ?? null,
+      id: v.id == null ? null : String(v.id),
       title: v.title ?? null,
       sku: v.sku ?? null,
       price: v.price,
@@ -22,7 +23,7 @@ export function toProductResponse(p: Product, vendorId: string | null): ProductD
       requiresShipping: v.requiresShipping,
     })),
     images: (p.images ?? []).map((i) => ({
-      id: i.id ?? null,
+      id: i.id == null ? null : String(i.id),
       src: i.src ?? null,
       alt: i.alt ?? null,
       position: i.position ?? null,

@@ -3,7 +3,8 @@ import { Types } from 'mongoose';
 
 @Schema({ _id: false })
 export class ProductVariant {
-  @Prop({ type: Number, default: null }) id!: number | null;
+  /** Store-platform ids are 64-bit: kept as decimal strings, every digit (DESIGN §7). */
+  @Prop({ type: String, default: null }) id!: string | null;
   @Prop({ type: String, default: null }) title!: string | null;
   @Prop({ type: String, default: null }) sku!: string | null;
   @Prop({ type: Number, default: 0 }) price!: number;
@@ -14,7 +15,7 @@ export const ProductVariantSchema = SchemaFactory.createForClass(ProductVariant)
 
 @Schema({ _id: false })
 export class ProductImage {
-  @Prop({ type: Number, default: null }) id!: number | null;
+  @Prop({ type: String, default: null }) id!: string | null;
   @Prop({ type: String, default: null }) src!: string | null;
   @Prop({ type: String, default: null }) alt!: string | null;
   @Prop({ type: Number, default: null }) position!: number | null;
@@ -33,7 +34,8 @@ export class Product {
   @Prop({ type: Types.ObjectId, required: true })
   shopId!: Types.ObjectId;
 
-  @Prop({ type: Number, required: true }) productId!: number;
+  /** The platform's 64-bit product id as a decimal string (every digit; `JSON.parse` would round it). */
+  @Prop({ type: String, required: true }) productId!: string;
   @Prop({ type: String, default: '' }) title!: string;
   @Prop({ type: String, default: '' }) handle!: string;
   @Prop({ type: String, default: '' }) productType!: string;

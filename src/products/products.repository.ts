@@ -8,7 +8,7 @@ import { Product } from './product.schema';
 
 export type ProductVersion = Omit<Product, '_id' | 'shopId' | 'deletedAt' | 'createdAt' | 'updatedAt'>;
 
-export function productObjectId(shopId: string, productId: number): Types.ObjectId {
+export function productObjectId(shopId: string, productId: string): Types.ObjectId {
   return new Types.ObjectId(
     createHash('sha256').update(`product\0${shopId}\0${productId}`).digest().subarray(0, 12),
   );
@@ -39,7 +39,7 @@ export class ProductsRepository extends TenantRepository<Product> {
   }
 
   /** Tombstones the product (also when it was never seen, so a late create cannot revive it). */
-  async markDeleted(scope: ShopScope, productId: number, at: Date): Promise<void> {
+  async markDeleted(scope: ShopScope, productId: string, at: Date): Promise<void> {
     const _id = productObjectId(scope.shopId, productId);
     await this.model
       .updateOne(

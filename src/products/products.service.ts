@@ -37,7 +37,7 @@ export class ProductsService {
     });
   }
 
-  remove(scope: ShopScope, productId: number, at: Date): Promise<void> {
+  remove(scope: ShopScope, productId: string, at: Date): Promise<void> {
     return this.products.markDeleted(scope, productId, at);
   }
 

@@ -57,6 +57,13 @@ export class Shop {
   @Prop({ type: ShopSettingsSchema, default: () => ({}) })
   settings!: ShopSettings;
 
+  /**
+   * Refunds stored before their order arrived and not applied yet (refunds feature). Ingestion
+   * reads the shop anyway: only while this is above 0 does a new order look its refunds up.
+   */
+  @Prop({ type: Number, default: 0 })
+  refundsWaiting!: number;
+
   createdAt!: Date;
   updatedAt!: Date;
 }

@@ -89,6 +89,12 @@ export class ShopsRepository {
     return id ? this.model.findOne({ _id: id }).lean<Shop>().exec() : Promise.resolve(null);
   }
 
+  /** Counts refunds waiting for their order (+1 when one starts waiting, −1 when it is applied). */
+  async addRefundsWaiting(shopId: string, n: number): Promise<void> {
+    const id = toObjectId(shopId);
+    if (id && n !== 0) await this.model.updateOne({ _id: id }, { $inc: { refundsWaiting: n } }).exec();
+  }
+
   /** A new key: its hash, and the next key version (tokens of the old key stop working). */
   async setApiKeyHash(domain: string, apiKeyHash: string): Promise<Shop | null> {
     return this.model

@@ -83,6 +83,15 @@ export class VendorsRepository extends TenantRepository<Vendor> {
       .exec();
   }
 
+  /** Every vendor of the shop, active or not, by name (the payout reconcile). */
+  listAll(scope: ShopScope): Promise<VendorSummary[]> {
+    return this.model
+      .find(this.scoped(scope, { active: { $in: [true, false] } }), SUMMARY)
+      .sort({ vendorName: 1 })
+      .lean<VendorSummary[]>()
+      .exec();
+  }
+
   listActive(scope: ShopScope): Promise<VendorSummary[]> {
     return this.model
       .find(this.scoped(scope, { active: true }), SUMMARY)

@@ -295,6 +295,18 @@ describe('V2 payout adjustments (e2e)', () => {
           { token },
         )
       ).body.data;
+      // A batch pays only a positive net (DESIGN §8): an addition outweighs the deduction.
+      const addition = await t.api.post(
+        BASE,
+        {
+          vendorId: v._id,
+          amount: 20,
+          type: 'ADDITION',
+          customItemDate: new Date(Date.now() - 2 * DAY).toISOString(),
+        },
+        { token },
+      );
+      expect(addition.status).toBe(201);
       const until = new Date().toISOString().slice(0, 10);
       const batch = await t.api.post('/v1/payouts/batches', { vendorId: v._id, until }, { token: s.token });
       expect(batch.status).toBe(202);
@@ -317,7 +329,9 @@ describe('V2 payout adjustments (e2e)', () => {
       const after = (await t.api.get(`${BASE}/${created._id}`, { token })).body.data;
       expect(after).toEqual(paid);
       const listed = (await t.api.get(`${BASE}?status=PAID`, { token })).body.data;
-      expect(listed.items.map((a: { _id: string }) => a._id)).toEqual([created._id]);
+      expect(listed.items.map((a: { _id: string }) => a._id).sort()).toEqual(
+        [created._id, addition.body.data._id].sort(),
+      );
     });
   });
 });

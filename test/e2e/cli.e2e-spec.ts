@@ -225,6 +225,16 @@ describe('operator CLI (e2e, built dist/cli/main.js)', () => {
     expect(plines[0]).toBe(`payouts:run: 0/${batches} batches (0%)`);
     expect(plines[plines.length - 1]).toBe(`payouts:run: ${batches}/${batches} batches (100%)`);
     expect(payouts.stderr).not.toMatch(/warning/i);
+
+    // the demo's refunds are refund rows, and payouts:reconcile proves every vendor's balance (exit 0)
+    expect(seed.out.refunds).toEqual(expect.any(Number));
+    const proof = await exec(CLI, ['payouts:reconcile', '--domain', String(seed.out.shopDomain)], { env });
+    expect(proof.code).toBe(0);
+    expect(proof.stdout.trim().split('\n')).toHaveLength(1);
+    expect(proof.out).toMatchObject({ shopDomain: seed.out.shopDomain, ok: true });
+    const vendors = proof.out.vendors as Array<Record<string, unknown>>;
+    expect(vendors.length).toBeGreaterThan(0);
+    for (const v of vendors) expect(v).toMatchObject({ ok: true, differences: [] });
   });
 
   it('npm run cli before a build: one JSON error on stderr, exit 1 (scripts/cli.js checks for dist/)', async () => {

@@ -3,9 +3,10 @@ import { Model, Types } from 'mongoose';
 import { PayoutAdjustment } from '../../src/adjustments/payout-adjustment.schema';
 import { payoutsCommands } from '../../src/cli/payouts.commands';
 import { sumAmounts as sumMoney } from '../../src/common/money';
-import type { ShopScope } from '../../src/common/tenancy';
+import { type ShopScope, shopScope } from '../../src/common/tenancy';
 import { LineItem } from '../../src/line-items/line-item.schema';
 import type { PayableLineItem } from '../../src/line-items/line-item-views';
+import { PayoutReconcileService } from '../../src/payouts/payout-reconcile.service';
 import { LineItemsRepository } from '../../src/line-items/line-items.repository';
 import { PayoutBatch } from '../../src/payouts/payout-batch.schema';
 import { BatchTotals, PayoutBatchesRepository } from '../../src/payouts/payout-batches.repository';
@@ -24,7 +25,7 @@ process.env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX ?? 'mp-test'}-payout-engi
 type CrashPlan = { point: 'after-mark'; call: number; times: number } | { point: 'complete'; times: number };
 
 /**
- * The real repositories at the engine's boundary, except that a planned write crashes: `markPaid`
+ * The real repositories at the engine's boundary, except that a planned write crashes: `claimForBatch`
  * writes and then throws (a process dying between two chunks), `complete` throws before writing.
  */
 class Crashes {
@@ -65,8 +66,8 @@ class CrashingLineItems extends LineItemsRepository {
     super(model);
   }
 
-  override async markPaid(scope: ShopScope, items: PayableLineItem[], batchId: string, at: Date) {
-    await super.markPaid(scope, items, batchId, at);
+  override async claimForBatch(scope: ShopScope, items: PayableLineItem[], batchId: string) {
+    await super.claimForBatch(scope, items, batchId);
     this.crashes.afterMark(items.length);
   }
 }
@@ -84,9 +85,16 @@ class CrashingBatches extends PayoutBatchesRepository {
     return super.acquire(scope, id, leaseId, now, until);
   }
 
-  override complete(scope: ShopScope, id: Types.ObjectId, leaseId: string, totals: BatchTotals, at: Date) {
+  override complete(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    leaseId: string,
+    totals: BatchTotals,
+    at: Date,
+    status?: 'completed' | 'carried_forward',
+  ) {
     this.crashes.beforeComplete();
-    return super.complete(scope, id, leaseId, totals, at);
+    return super.complete(scope, id, leaseId, totals, at, status);
   }
 }
 
@@ -149,7 +157,7 @@ describe('payout engine (e2e)', () => {
     for (;;) {
       const res = await t.api.get(`/v1/payouts/batches/${id}`, { token: shop.token });
       expect(res.status).toBe(200);
-      if (res.body.status === 'completed' || res.body.status === 'failed') return res.body;
+      if (['completed', 'carried_forward', 'failed'].includes(res.body.status)) return res.body;
       if (Date.now() > end) throw new Error(`batch ${id} still ${res.body.status}`);
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -179,6 +187,9 @@ describe('payout engine (e2e)', () => {
       expect(l).toMatchObject({ paid: 0, frozen: false, payoutStatus: 'unpaid' });
       expect(l.balance).toBe(l.payout);
     }
+    // The operator's reconcile (payouts:reconcile) proves the maintained balances too.
+    const proof = await t.app.get(PayoutReconcileService).reconcile(shopScope(shop.shopId));
+    expect(proof.vendors.filter((v) => !v.ok)).toEqual([]);
     return { lines, adjs, batches };
   }
 
@@ -207,10 +218,10 @@ describe('payout engine (e2e)', () => {
       }
       await order(v1.vendorName, 5, cut1); // exactly at the cut-off instant: included
       await order(v1.vendorName, 7.77, new Date(cut1.getTime() + 1)); // one millisecond later: next period
-      // never paid: order not paid, zero balance, cancelled order
+      // never paid: order not paid, zero balance, a cancelled order whose payment was voided
       await order(v1.vendorName, 50, day(-20), { financialStatus: 'pending' });
       await order(v1.vendorName, 0, day(-20));
-      await order(v2.vendorName, 9, day(-20), { financialStatus: 'refunded', cancelled: true });
+      await order(v2.vendorName, 9, day(-20), { financialStatus: 'voided', cancelled: true });
       // v2: one line each period
       await order(v2.vendorName, 100.45, day(-15));
       await order(v2.vendorName, 0.55, day(-1));
@@ -467,7 +478,15 @@ describe('payout engine (e2e)', () => {
       ]);
       expect(a.batchIds).toEqual(b.batchIds);
       const batch = await settled(shop, a.batchIds[0]);
-      expect(batch).toMatchObject({ status: 'completed', total: 0, lineItemCount: 0, adjustmentCount: 0 });
+      // nothing due: a net of 0.00 pays nothing and reads carried_forward (DESIGN §8)
+      expect(batch).toMatchObject({
+        status: 'carried_forward',
+        total: 0,
+        net: 0,
+        closingBalance: 0,
+        lineItemCount: 0,
+        adjustmentCount: 0,
+      });
       expect(
         (await t.api.get(`/v1/payouts/batches?vendorId=${v._id}`, { token: shop.token })).body,
       ).toMatchObject({

@@ -110,6 +110,9 @@ describe('GET /v1/payouts (e2e)', () => {
     const socks = page.payouts.find((r) => r._id === o1.ids[0])!;
     expect(socks).toEqual({
       _id: o1.ids[0],
+      type: 'sale',
+      refundId: null,
+      quantity: expect.any(Number),
       orderNumber: expect.any(Number),
       orderName: expect.stringMatching(/^#\d+$/),
       vendorId: a._id,

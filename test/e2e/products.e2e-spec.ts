@@ -2,7 +2,7 @@
 import { startApp, TestApp } from '../support/app';
 import { createVendor } from '../support/catalog';
 import { createMerchantKey, createShop, TestShop } from '../support/factory';
-import { deliver, shopifyProduct } from '../support/webhooks';
+import { deliver, sendWebhook, shopifyProduct, waitForWebhooks } from '../support/webhooks';
 
 describe('GET /v1/products (e2e)', () => {
   let t: TestApp;
@@ -11,7 +11,7 @@ describe('GET /v1/products (e2e)', () => {
   let acme: { _id: string };
   let globex: { _id: string };
   const base = Date.UTC(2026, 1, 1);
-  const acmeIds: number[] = [];
+  const acmeIds: string[] = [];
 
   beforeAll(async () => {
     t = await startApp();
@@ -33,7 +33,7 @@ describe('GET /v1/products (e2e)', () => {
         ],
       });
       await deliver(t, shop, 'products/create', p);
-      if (i < 5) acmeIds.push(p.id);
+      if (i < 5) acmeIds.push(String(p.id));
     }
   });
   afterAll(() => t.close());
@@ -62,7 +62,7 @@ describe('GET /v1/products (e2e)', () => {
       isDigital: true,
       variants: [
         {
-          id: expect.any(Number),
+          id: expect.stringMatching(/^\d+$/),
           title: 'Variant 1',
           sku: 'P4-S',
           price: 10,
@@ -70,7 +70,7 @@ describe('GET /v1/products (e2e)', () => {
           requiresShipping: false,
         },
         {
-          id: expect.any(Number),
+          id: expect.stringMatching(/^\d+$/),
           title: 'Variant 2',
           sku: 'P4-M',
           price: 12.5,
@@ -79,7 +79,12 @@ describe('GET /v1/products (e2e)', () => {
         },
       ],
       images: [
-        { id: expect.any(Number), src: expect.stringContaining('https://'), alt: 'Product 4', position: 1 },
+        {
+          id: expect.stringMatching(/^\d+$/),
+          src: expect.stringContaining('https://'),
+          alt: 'Product 4',
+          position: 1,
+        },
       ],
       tags: ['summer', 't4'],
       createdAt: new Date(base + 4 * 60_000).toISOString(),
@@ -122,21 +127,30 @@ describe('GET /v1/products (e2e)', () => {
     await deliver(t, shop, 'products/update', v2);
     const stale = { ...p, title: 'Mutable stale', updated_at: new Date(base + 35 * 60_000).toISOString() };
     await deliver(t, shop, 'products/update', stale);
-    let found = (await get(`?vendorId=${globex._id}`)).body.products.find((x: any) => x.productId === p.id);
+    let found = (await get(`?vendorId=${globex._id}`)).body.products.find(
+      (x: any) => x.productId === String(p.id),
+    );
     expect(found).toMatchObject({ title: 'Mutable v2', status: 'draft' });
     await deliver(t, shop, 'products/delete', { id: p.id });
-    found = (await get(`?vendorId=${globex._id}`)).body.products.find((x: any) => x.productId === p.id);
+    found = (await get(`?vendorId=${globex._id}`)).body.products.find(
+      (x: any) => x.productId === String(p.id),
+    );
     expect(found).toBeUndefined();
     // A late create after the delete does not bring it back.
     await deliver(t, shop, 'products/create', p);
-    expect((await get()).body.products.find((x: any) => x.productId === p.id)).toBeUndefined();
+    expect((await get()).body.products.find((x: any) => x.productId === String(p.id))).toBeUndefined();
     // Replaying a create is idempotent.
     const again = (await get()).body.total;
     await deliver(
       t,
       shop,
       'products/create',
-      shopifyProduct({ id: acmeIds[0], title: 'Product 0', vendor: 'acme ', createdAt: new Date(base) }),
+      shopifyProduct({
+        id: Number(acmeIds[0]),
+        title: 'Product 0',
+        vendor: 'acme ',
+        createdAt: new Date(base),
+      }),
     );
     expect((await get()).body.total).toBe(again);
   });
@@ -167,6 +181,32 @@ describe('GET /v1/products (e2e)', () => {
       nextOffset: null,
       products: [],
     });
+  });
+
+  it('accepts Shopify’s own sample products/create: every digit of its 64-bit ids kept, also in the delivery view', async () => {
+    // The platform's sample payload (trimmed), as raw text: its ids are beyond 2^53.
+    const raw =
+      '{"admin_graphql_api_id":"gid://shopify/Product/788032119674292922","body_html":"An example T-Shirt",' +
+      '"created_at":null,"handle":"example-t-shirt","id":788032119674292922,"product_type":"Shirts",' +
+      '"published_at":"2021-12-31T19:00:00-05:00","template_suffix":null,"title":"Example T-Shirt",' +
+      '"updated_at":"2021-12-31T19:00:00-05:00","vendor":"Acme","status":"active","published_scope":"web",' +
+      '"tags":"example, mens, t-shirt","variants":[{"id":642667041472713922,"price":"19.99",' +
+      '"product_id":788032119674292922,"sku":"example-shirt-s","title":"Small","inventory_quantity":75},' +
+      '{"id":757650484644203962,"price":"19.99","product_id":788032119674292922,"sku":"example-shirt-m",' +
+      '"title":"Medium","inventory_quantity":50}],"options":[],"images":[],"image":null}';
+    const sent = await sendWebhook(t, shop, 'products/create', null, { rawBody: raw });
+    expect(sent.status).toBe(200);
+    await waitForWebhooks(t, shop, [sent.webhookId]);
+    const found = (await get(`?vendorId=${acme._id}&limit=250`)).body.products.find(
+      (x: any) => x.productId === '788032119674292922',
+    );
+    expect(found).toMatchObject({ title: 'Example T-Shirt', totalInventory: 125 });
+    expect(found.variants.map((v: any) => v.id)).toEqual(['642667041472713922', '757650484644203962']);
+    const view = await t.api.get(`/v1/webhooks/deliveries/${sent.body.deliveryId}`, { token: shop.token });
+    expect(view.status).toBe(200);
+    expect(view.body.payload.id).toBe('788032119674292922'); // not 788032119674292900
+    expect(view.body.payload.variants[1].id).toBe('757650484644203962');
+    expect(view.body.payload.variants[0].price).toBe('19.99');
   });
 
   it('needs a shop token', async () => {

@@ -68,7 +68,10 @@ describe('v1 parity endpoints (e2e)', () => {
     it('users=true adds each vendor’s users, never a password or its hash', async () => {
       const res = await get('/v1/vendors?users=true&limit=250');
       const alpha = res.body.vendors.find((v: any) => v.vendorName === 'list alpha');
-      expect(alpha.users.map((u: any) => u.email).sort()).toEqual(['alpha-1@example.com', 'alpha-2@example.com']);
+      expect(alpha.users.map((u: any) => u.email).sort()).toEqual([
+        'alpha-1@example.com',
+        'alpha-2@example.com',
+      ]);
       expect(res.body.vendors.find((v: any) => v.vendorName === 'list echo').users).toEqual([]);
       expect(res.text).not.toMatch(/password|\$argon2/i);
       expect(res.text).not.toContain(password);
@@ -106,9 +109,9 @@ describe('v1 parity endpoints (e2e)', () => {
       expect((await get(`/v1/vendors/${v._id}`)).body.vendor[0].active).toBe(false);
       const inactive = await get('/v1/vendors?active=false&limit=250');
       expect(inactive.body.vendors.map((x: any) => x._id)).toContain(v._id);
-      expect((await get('/v1/vendors?active=true&limit=250')).body.vendors.map((x: any) => x._id)).not.toContain(
-        v._id,
-      );
+      expect(
+        (await get('/v1/vendors?active=true&limit=250')).body.vendors.map((x: any) => x._id),
+      ).not.toContain(v._id);
       const payouts = await get(`/v1/payouts?vendorId=${v._id}`);
       expect(payouts.body.payouts.map((p: any) => p._id)).toEqual(order.ids);
       expect((await t.api.delete(`/v1/vendors/${v._id}`, { token: shop.token })).status).toBe(200);
@@ -145,9 +148,9 @@ describe('v1 parity endpoints (e2e)', () => {
 
   describe('GET /v1/vendors/{vendorId}/profile', () => {
     it('answers {profile: [{field, value}]}; 404 for another shop', async () => {
-      expect((await t.api.put('/v1/shop/profile', { fields: ['taxId', 'vip'] }, { token: shop.token })).status).toBe(
-        200,
-      );
+      expect(
+        (await t.api.put('/v1/shop/profile', { fields: ['taxId', 'vip'] }, { token: shop.token })).status,
+      ).toBe(200);
       const v = await createVendor(t, shop, 'Profiled');
       expect((await get(`/v1/vendors/${v._id}/profile`)).body).toEqual({ profile: [] });
       await t.api.put(
@@ -190,7 +193,11 @@ describe('v1 parity endpoints (e2e)', () => {
       const lines = (await get(`/v1/report/${vendorId}?limit=250`)).body.lineItems;
       await t.api.post(
         '/v1/lineitems/update',
-        { items: [{ orderId: lines[0].orderId, lineItemId: lines[0].lineItemId, fields: { deduction: 1.11 } }] },
+        {
+          items: [
+            { orderId: lines[0].orderId, lineItemId: lines[0].lineItemId, fields: { deduction: 1.11 } },
+          ],
+        },
         { token: shop.token },
       );
     });

@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import { sumAmounts } from '../../src/common/money';
+import { payoutState, sumAmounts } from '../../src/common/money';
 import type { ShopScope } from '../../src/common/tenancy';
 import { isPayoutRow, LineItem } from '../../src/line-items/line-item.schema';
 import type { BatchPaidLineItem, GuardedSet, PayableLineItem } from '../../src/line-items/line-item-views';
@@ -12,6 +12,10 @@ export function lineItem(overrides: Partial<LineItem> & { orderId: number; lineI
   const line: LineItem = {
     _id: new Types.ObjectId(),
     shopId: new Types.ObjectId(SHOP.shopId),
+    type: 'sale',
+    refundId: null,
+    refundLineItemId: null,
+    refundedQuantity: null,
     vendorId: null,
     vendorName: null,
     orderName: `#${overrides.orderId}`,
@@ -71,16 +75,20 @@ type Used =
   | 'applyGuardedSets'
   | 'listPayable'
   | 'vendorsWithPayable'
-  | 'markPaid'
-  | 'paidByBatch';
+  | 'claimForBatch'
+  | 'payClaimed'
+  | 'releaseBatch'
+  | 'heldByBatch';
 
 /** The line_items collection in memory, with the repository's write guards. */
 export class FakeLineItemsRepository implements Pick<LineItemsRepository, Used> {
   readonly docs: LineItem[] = [];
   /** Every guarded-set batch written, in order. */
   readonly guardedWrites: GuardedSet[][] = [];
-  /** Called with the items of each markPaid call after its write: throw from it to crash a run there. */
-  afterMarkPaid: (items: PayableLineItem[]) => void = () => undefined;
+  /** Called with the items of each payClaimed call after its write: throw from it to crash a run there. */
+  afterMarkPaid: (items: BatchPaidLineItem[]) => void = () => undefined;
+  /** Called with the items of each claimForBatch call after its write. */
+  afterClaim: (items: PayableLineItem[]) => void = () => undefined;
   /** Called before each applyGuardedSets: lets a test change a line "concurrently". */
   beforeGuardedWrite: () => void = () => undefined;
 
@@ -159,32 +167,55 @@ export class FakeLineItemsRepository implements Pick<LineItemsRepository, Used> 
     return [...ids.values()];
   }
 
-  async markPaid(scope: ShopScope, items: PayableLineItem[], batchId: string, at: Date): Promise<void> {
+  async claimForBatch(scope: ShopScope, items: PayableLineItem[], batchId: string): Promise<void> {
     for (const li of items) {
       const doc = this.live(scope).find(
         (d) =>
           d._id.equals(li._id) &&
           matchesAll(d, { batchId: null, frozen: false, paid: li.paid, balance: li.balance }),
       );
+      if (doc) Object.assign(doc, { batchId, batchPaidAmount: li.balance });
+    }
+    this.afterClaim(items);
+  }
+
+  async payClaimed(scope: ShopScope, held: BatchPaidLineItem[], batchId: string, at: Date): Promise<void> {
+    const todo = held.filter((li) => !li.frozen);
+    for (const li of todo) {
+      const doc = this.live(scope).find(
+        (d) => d._id.equals(li._id) && matchesAll(d, { batchId, frozen: false, paid: li.paid }),
+      );
       if (!doc) continue;
+      const paid = sumAmounts([li.paid, li.batchPaidAmount ?? 0]);
       Object.assign(doc, {
-        paid: sumAmounts([li.paid, li.balance]),
-        balance: 0,
-        payoutStatus: 'paid',
+        paid,
+        ...payoutState(doc.payout, paid),
         frozen: true,
-        batchId,
-        batchPaidAmount: li.balance,
         paidAt: at,
         inPayouts: true,
       });
     }
-    this.afterMarkPaid(items);
+    this.afterMarkPaid(todo);
   }
 
-  async paidByBatch(scope: ShopScope, batchId: string): Promise<BatchPaidLineItem[]> {
+  async releaseBatch(scope: ShopScope, batchId: string): Promise<void> {
+    for (const d of this.live(scope)) {
+      if (d.batchId === batchId && !d.frozen) Object.assign(d, { batchId: null, batchPaidAmount: null });
+    }
+  }
+
+  async heldByBatch(scope: ShopScope, batchId: string): Promise<BatchPaidLineItem[]> {
     return this.rows(scope)
       .filter((d) => d.batchId === batchId)
-      .map((d) => ({ _id: d._id, orderId: d.orderId, batchPaidAmount: d.batchPaidAmount }));
+      .map((d) => ({
+        _id: d._id,
+        orderId: d.orderId,
+        batchPaidAmount: d.batchPaidAmount,
+        type: d.type,
+        frozen: d.frozen,
+        paid: d.paid,
+        payout: d.payout,
+      }));
   }
 
   /** Copies, as `.lean()` reads are: a caller's changes never reach the store. */
@@ -198,13 +229,7 @@ export class FakeLineItemsRepository implements Pick<LineItemsRepository, Used> 
 
   private payable(scope: ShopScope, cutoff: Date): LineItem[] {
     return this.live(scope).filter(
-      (d) =>
-        d.financialStatus === 'paid' &&
-        d.cancelled !== true &&
-        d.orderCreatedAt <= cutoff &&
-        d.balance > 0 &&
-        d.batchId === null &&
-        !d.frozen,
+      (d) => d.inPayouts && d.orderCreatedAt <= cutoff && d.balance !== 0 && d.batchId === null,
     );
   }
 }

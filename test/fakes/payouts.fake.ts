@@ -6,12 +6,23 @@ import type {
   PayoutAdjustmentsRepository,
 } from '../../src/adjustments/payout-adjustments.repository';
 import type { ShopScope } from '../../src/common/tenancy';
-import type { PayoutBatch } from '../../src/payouts/payout-batch.schema';
+import { type BatchDecision, isSettled, type PayoutBatch } from '../../src/payouts/payout-batch.schema';
 import type { BatchTotals, PayoutBatchesRepository } from '../../src/payouts/payout-batches.repository';
+import { toCents } from '../../src/common/money';
+import type { LastBatch, VendorBalance } from '../../src/payouts/vendor-balance.schema';
+import type { VendorBalancesRepository } from '../../src/payouts/vendor-balances.repository';
 import { inScope, matchesAll, SHOP } from './fake';
 
 type BatchMethods =
-  'findOrCreate' | 'findById' | 'forPeriod' | 'requeue' | 'acquire' | 'renew' | 'complete' | 'release';
+  | 'findOrCreate'
+  | 'findById'
+  | 'forPeriod'
+  | 'requeue'
+  | 'acquire'
+  | 'renew'
+  | 'complete'
+  | 'release'
+  | 'decide';
 
 /** payout_batches in memory, with the repository's conditional writes (unique key, run lease). */
 export class FakePayoutBatchesRepository implements Pick<PayoutBatchesRepository, BatchMethods> {
@@ -37,7 +48,13 @@ export class FakePayoutBatchesRepository implements Pick<PayoutBatchesRepository
       lineItemTotal: 0,
       adjustmentCount: 0,
       adjustmentTotal: 0,
+      refundCount: 0,
+      refundTotal: 0,
       total: 0,
+      net: null,
+      decision: null,
+      openingBalance: 0,
+      closingBalance: 0,
       runs: 0,
       lastError: null,
       startedAt: null,
@@ -74,7 +91,7 @@ export class FakePayoutBatchesRepository implements Pick<PayoutBatchesRepository
     until: Date,
   ): Promise<PayoutBatch | null> {
     const doc = this.live(scope).find(
-      (b) => b._id.equals(id) && b.status !== 'completed' && (b.leaseUntil === null || b.leaseUntil < now),
+      (b) => b._id.equals(id) && !isSettled(b.status) && (b.leaseUntil === null || b.leaseUntil < now),
     );
     if (!doc) return null;
     Object.assign(doc, { status: 'running', leaseId, leaseUntil: until, startedAt: now, runs: doc.runs + 1 });
@@ -91,11 +108,12 @@ export class FakePayoutBatchesRepository implements Pick<PayoutBatchesRepository
     leaseId: string,
     totals: BatchTotals,
     at: Date,
+    status: 'completed' | 'carried_forward' = 'completed',
   ): Promise<PayoutBatch | null> {
     this.beforeComplete();
     return this.update(scope, id, (b) => b.leaseId === leaseId, {
       ...totals,
-      status: 'completed',
+      status,
       completedAt: at,
       lastError: null,
       leaseId: null,
@@ -116,6 +134,16 @@ export class FakePayoutBatchesRepository implements Pick<PayoutBatchesRepository
       leaseId: null,
       leaseUntil: null,
     });
+  }
+
+  async decide(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    leaseId: string,
+    decision: { decision: BatchDecision; net: number; openingBalance: number },
+  ): Promise<PayoutBatch | null> {
+    await this.update(scope, id, (b) => b.leaseId === leaseId && b.decision === null, decision);
+    return this.findById(scope, id);
   }
 
   private async update(
@@ -171,9 +199,19 @@ export class FakePayoutAdjustmentsRepository implements Pick<PayoutAdjustmentsRe
     return [...ids.values()];
   }
 
-  async markPaid(scope: ShopScope, ids: Types.ObjectId[], batchId: string, at: Date): Promise<void> {
+  /** Called before each markPaid: lets a test edit an adjustment mid-batch. */
+  beforeMarkPaid: () => void = () => undefined;
+
+  async markPaid(
+    scope: ShopScope,
+    ids: Types.ObjectId[],
+    batchId: string,
+    at: Date,
+    cutoff: Date,
+  ): Promise<void> {
+    this.beforeMarkPaid();
     for (const a of inScope(scope, this.docs)) {
-      if (a.status === 'UNPAID' && ids.some((id) => id.equals(a._id))) {
+      if (a.status === 'UNPAID' && a.customItemDate <= cutoff && ids.some((id) => id.equals(a._id))) {
         Object.assign(a, { status: 'PAID', batchId, paidAt: at });
       }
     }
@@ -187,5 +225,89 @@ export class FakePayoutAdjustmentsRepository implements Pick<PayoutAdjustmentsRe
 
   private payable(scope: ShopScope, cutoff: Date): PayoutAdjustment[] {
     return inScope(scope, this.docs).filter((a) => a.status === 'UNPAID' && a.customItemDate <= cutoff);
+  }
+}
+
+type BalanceMethods = 'find' | 'lock' | 'renew' | 'unlock' | 'applyBatch';
+
+/** vendor_balances in memory: the vendor lock and the exactly-once batch step. */
+export class FakeVendorBalancesRepository implements Pick<VendorBalancesRepository, BalanceMethods> {
+  readonly docs: VendorBalance[] = [];
+
+  async find(scope: ShopScope, vendorId: Types.ObjectId): Promise<VendorBalance | null> {
+    const doc = this.doc(scope, vendorId, false);
+    return doc ? { ...doc } : null;
+  }
+
+  async lock(
+    scope: ShopScope,
+    vendorId: Types.ObjectId,
+    batchId: Types.ObjectId,
+    now: Date,
+    until: Date,
+  ): Promise<VendorBalance | null> {
+    const doc = this.doc(scope, vendorId, true)!;
+    const free =
+      !doc.lockBatchId || (doc.lockUntil !== null && doc.lockUntil < now) || doc.lockBatchId.equals(batchId);
+    if (!free) return null;
+    Object.assign(doc, { lockBatchId: batchId, lockUntil: until });
+    return { ...doc };
+  }
+
+  async renew(
+    scope: ShopScope,
+    vendorId: Types.ObjectId,
+    batchId: Types.ObjectId,
+    until: Date,
+  ): Promise<boolean> {
+    const doc = this.doc(scope, vendorId, false);
+    if (!doc?.lockBatchId?.equals(batchId)) return false;
+    doc.lockUntil = until;
+    return true;
+  }
+
+  async unlock(scope: ShopScope, vendorId: Types.ObjectId, batchId: Types.ObjectId): Promise<void> {
+    const doc = this.doc(scope, vendorId, false);
+    if (doc?.lockBatchId?.equals(batchId)) Object.assign(doc, { lockBatchId: null, lockUntil: null });
+  }
+
+  async applyBatch(
+    scope: ShopScope,
+    vendorId: Types.ObjectId,
+    batch: LastBatch & { carriedForward: number },
+  ): Promise<boolean> {
+    const doc = this.doc(scope, vendorId, false);
+    if (!doc?.lockBatchId?.equals(batch.batchId) || doc.lastBatchId?.equals(batch.batchId)) return false;
+    const { carriedForward, ...last } = batch;
+    Object.assign(doc, {
+      paidToDateCents: doc.paidToDateCents + toCents(batch.total),
+      batchesApplied: doc.batchesApplied + 1,
+      carriedForward,
+      lastBatchId: batch.batchId,
+      lastBatch: last,
+    });
+    return true;
+  }
+
+  private doc(scope: ShopScope, vendorId: Types.ObjectId, create: boolean): VendorBalance | null {
+    let doc = inScope(scope, this.docs).find((d) => d.vendorId.equals(vendorId)) ?? null;
+    if (!doc && create) {
+      doc = {
+        _id: new Types.ObjectId(),
+        shopId: new Types.ObjectId(scope.shopId),
+        vendorId,
+        paidToDateCents: 0,
+        carriedForward: 0,
+        batchesApplied: 0,
+        lastBatchId: null,
+        lastBatch: null,
+        lockBatchId: null,
+        lockUntil: null,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      };
+      this.docs.push(doc);
+    }
+    return doc;
   }
 }

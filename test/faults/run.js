@@ -180,7 +180,10 @@ async function mongoScenario(stack) {
   );
 }
 
-/** (c) the API process killed mid-payout-batch and restarted; the batch completes by itself. */
+/**
+ * (c) the API process killed mid-payout-batch and restarted; the batch (sale and refund rows)
+ * completes by itself, a vendor owing money back carries forward, and payouts:reconcile proves it.
+ */
 async function payoutScenario(stack) {
   const name = `payout${randomBytes(2).toString('hex')}`;
   const env = { PAYOUT_LEASE_SECONDS: '30', SWEEP_EVERY_SECONDS: '10' };
@@ -196,26 +199,77 @@ async function payoutScenario(stack) {
   );
   if (vendor.status !== 200) throw new Error(`vendor: ${vendor.status} ${JSON.stringify(vendor.body)}`);
   const vendorId = vendor.body.vendor?._id ?? vendor.body._id;
+  // A second vendor that owes money back: its small sale and a refund of a bigger, earlier paid-out
+  // line net below zero, so its batch carries forward while the first vendor's is killed mid-run.
+  const debtor = await json(
+    'POST',
+    `${base}/v1/vendors`,
+    { vendorName: 'Fault Debtor', commissionType: 'percentage', commissionAmount: 10 },
+    h,
+  );
+  if (debtor.status !== 200) throw new Error(`vendor: ${debtor.status} ${JSON.stringify(debtor.body)}`);
+  const debtorId = debtor.body.vendor?._id ?? debtor.body._id;
   const orders = Array.from({ length: 60 }, () => order(5));
+  const debtorOrder = order(1, 'Fault Debtor');
   const deadline = Date.now() + 150_000;
   await pool(
     6,
-    orders.map((o) => () => deliverUntilAcked(base, s, 'orders/create', o, deadline)),
+    [...orders, debtorOrder].map((o) => () => deliverUntilAcked(base, s, 'orders/create', o, deadline)),
   );
   const conn = await stack.db(name);
   const lines = conn.db.collection('line_items');
   const sid = new mongoose.Types.ObjectId(s.shopId);
-  const total = orders.reduce((n, o) => n + o.line_items.length, 0);
+  const vid = new mongoose.Types.ObjectId(vendorId);
+  const total = orders.reduce((n, o) => n + o.line_items.length, 0) + 1;
   await until(
     'every line item ingested',
     async () => (await lines.countDocuments({ shopId: sid })) === total,
     120_000,
     1000,
   );
+  // the debtor's line is paid out first (a batch of yesterday), then fully refunded today with a
+  // new, smaller sale: its next batch nets below zero
+  const yesterday = new Date(Date.now() - 24 * 3600 * 1000).toISOString().slice(0, 10);
+  const first = await json('POST', `${base}/v1/payouts/batches`, { vendorId: debtorId, until: yesterday }, h);
+  if (first.status !== 202) throw new Error(`debtor batch: ${first.status} ${JSON.stringify(first.body)}`);
+  await until(
+    'the debtor is paid out',
+    async () => (await lines.countDocuments({ shopId: sid, batchId: first.body.batchIds[0], frozen: true })) === 1,
+    60_000,
+    200,
+  );
+  // refund ids (and so their webhook ids, wh-<id>) apart from every order id: id × 10 + 8
+  const refund = (o, lineIdx, quantity) => ({
+    id: o.id * 10 + 8,
+    order_id: o.id,
+    created_at: new Date().toISOString(),
+    processed_at: new Date().toISOString(),
+    transactions: [],
+    order_adjustments: [],
+    refund_line_items: [{ id: o.id * 10 + 9, line_item_id: o.line_items[lineIdx].id, quantity }],
+  });
+  const smallSale = order(1, 'Fault Debtor');
+  smallSale.created_at = smallSale.updated_at = new Date().toISOString();
+  smallSale.line_items[0].price = '1.00';
+  // refund rows in the main vendor's batch too: one unit of the first line of 20 orders
+  const refunds = [refund(debtorOrder, 0, 1), ...orders.slice(0, 20).map((o) => refund(o, 0, 1))];
+  await pool(6, [
+    () => deliverUntilAcked(base, s, 'orders/create', smallSale, deadline),
+    ...refunds.map((r) => () => deliverUntilAcked(base, s, 'refunds/create', r, deadline)),
+  ]);
+  const withRefunds = total + 1 + refunds.length;
+  await until(
+    'every refund row recorded',
+    async () => (await lines.countDocuments({ shopId: sid })) === withRefunds,
+    120_000,
+    500,
+  );
+  const mainRows = await lines.countDocuments({ shopId: sid, vendorId: vid });
   const until_ = new Date().toISOString().slice(0, 10);
-  const trigger = await json('POST', `${base}/v1/payouts/batches`, { vendorId, until: until_ }, h);
+  const trigger = await json('POST', `${base}/v1/payouts/batches`, { until: until_ }, h);
   if (trigger.status !== 202) throw new Error(`trigger: ${trigger.status} ${JSON.stringify(trigger.body)}`);
-  const batchId = trigger.body.batchIds[0];
+  const batchId = trigger.body.batches.find((b) => b.vendorId === vendorId)._id;
+  const debtorBatchId = trigger.body.batches.find((b) => b.vendorId === debtorId)._id;
   // kill the API once the run has marked part of the batch, not all of it
   let markedAtKill = 0;
   await until(
@@ -251,13 +305,34 @@ async function payoutScenario(stack) {
   const paidTwice = paidLines.filter((l) => Math.abs(l.paid - l.payout) > 0.001 || l.balance !== 0).length;
   const eligibleUnpaid = await lines.countDocuments({
     shopId: sid,
-    financialStatus: 'paid',
-    balance: { $gt: 0 },
+    vendorId: vid,
+    inPayouts: true,
+    balance: { $ne: 0 },
     frozen: false,
   });
-  const allBatches = await batches.find({ shopId: sid }).toArray();
+  const allBatches = await batches.find({ shopId: sid, _id: new mongoose.Types.ObjectId(batchId) }).toArray();
   const sumBatchTotals = round2(allBatches.reduce((x, b) => x + (b.lineItemTotal ?? 0), 0));
+  const refundRowsPaid = paidLines.filter((l) => l.type === 'refund').length;
+  let debtorBatch;
+  await until(
+    'the debtor batch settles',
+    async () => {
+      debtorBatch = await batches.findOne({ _id: new mongoose.Types.ObjectId(debtorBatchId) });
+      return ['completed', 'carried_forward', 'failed'].includes(debtorBatch?.status);
+    },
+    120_000,
+    500,
+  ).catch(() => null);
+  const debtorHeld = await lines.countDocuments({ shopId: sid, batchId: debtorBatchId });
   await conn.close();
+  // the operator's proof: every vendor balance against its rows and batches (exits non-zero on a difference)
+  let reconciled;
+  try {
+    reconciled = stack.cli(name, 'payouts:reconcile', '--domain', s.shopDomain).ok === true;
+  } catch (err) {
+    log(String(err));
+    reconciled = false;
+  }
   report(
     '(c) API kill -9 mid-payout-batch',
     {
@@ -269,7 +344,10 @@ async function payoutScenario(stack) {
       runs: batch?.runs,
       sumBatchTotals,
       sumPaid,
-      lineItemCount: `${batch?.lineItemCount}/${total}`,
+      lineItemCount: `${batch?.lineItemCount}/${mainRows}`,
+      refundRowsPaid: `${refundRowsPaid}/20`,
+      debtor: `${debtorBatch?.status} net ${debtorBatch?.net} held ${debtorHeld}`,
+      reconciled,
       retriggered: false,
     },
     completeMs !== null &&
@@ -277,8 +355,14 @@ async function payoutScenario(stack) {
       eligibleUnpaid === 0 &&
       paidTwice === 0 &&
       sumBatchTotals === sumPaid &&
-      batch.lineItemCount === total &&
-      markedAtKill < total,
+      batch.lineItemCount === mainRows &&
+      refundRowsPaid === 20 &&
+      debtorBatch?.status === 'carried_forward' &&
+      debtorBatch.net < 0 &&
+      debtorBatch.total === 0 &&
+      debtorHeld === 0 &&
+      reconciled &&
+      markedAtKill < mainRows,
   );
 }
 

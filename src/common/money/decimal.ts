@@ -40,3 +40,13 @@ export function subtractAmounts(a: Amount, b: Amount): number {
 export function multiplyAmount(a: Amount, b: Amount): number {
   return round2(money(a).times(money(b)));
 }
+
+/** An amount as integer cents (half-up): what running totals `$inc` by, so they never drift. */
+export function toCents(value: Amount): number {
+  return money(value).times(100).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
+}
+
+/** Integer cents back to an amount. */
+export function fromCents(cents: number): number {
+  return round2(money(cents).dividedBy(100));
+}

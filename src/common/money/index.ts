@@ -1,3 +1,4 @@
 export * from './decimal';
 export * from './line-item-figures';
 export * from './minor-units';
+export * from './refund-figures';

@@ -215,13 +215,17 @@ export function splitShipping(total: Amount, sales: Amount[]): number[] {
   return shares;
 }
 
-/** balance = payout − paid; nothing paid → unpaid, balance settled → paid, otherwise partial. */
+/**
+ * balance = payout − paid; nothing paid → unpaid, balance settled (none left to pay, whichever the
+ * sign of the payout: a refund row's is negative) → paid, otherwise partial.
+ */
 export function payoutState(payout: Amount, paid: Amount): { balance: number; payoutStatus: PayoutStatus } {
   const balance = round2(money(payout).minus(money(paid)));
   const paidAmount = money(paid);
+  const owedBack = money(payout).isNegative();
   let payoutStatus: PayoutStatus = 'partial';
-  if (paidAmount.lessThanOrEqualTo(0)) payoutStatus = 'unpaid';
-  else if (balance <= 0) payoutStatus = 'paid';
+  if (paidAmount.isZero() || (!owedBack && paidAmount.isNegative())) payoutStatus = 'unpaid';
+  else if (owedBack ? balance >= 0 : balance <= 0) payoutStatus = 'paid';
   return { balance, payoutStatus };
 }
 

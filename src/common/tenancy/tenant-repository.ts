@@ -100,9 +100,7 @@ export abstract class TenantRepository<T extends TenantDocument> {
         .lean()
         .exec() as Promise<R[]>,
       // Whether anything lies behind the boundary: a count that stops at one (no document fetched).
-      behind
-        ? this.model.countDocuments(this.scoped(scope, allOf(behind, filter)), { limit: 1 }).exec()
-        : 0,
+      behind ? this.model.countDocuments(this.scoped(scope, allOf(behind, filter)), { limit: 1 }).exec() : 0,
       this.model.countDocuments(this.scoped(scope, filter)).exec(),
     ]);
     return { rows, hasMoreBehind: behindCount > 0, totalCount };

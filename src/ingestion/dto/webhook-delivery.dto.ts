@@ -77,7 +77,9 @@ export class WebhookDeliveryDetailDto extends WebhookDeliveryDto {
     type: 'object',
     additionalProperties: true,
     nullable: true,
-    description: 'The delivered JSON body as received (null when it is not JSON)',
+    description:
+      'The delivered JSON body as received (null when it is not JSON). An integer beyond 2^53 (a 64-bit ' +
+      'platform id) is shown as a string of its exact digits: a JSON number would be rounded by most parsers',
     example: { id: 5549201834154, line_items: [] },
   })
   payload!: Record<string, unknown> | null;

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PAYOUT_STATUSES, PayoutStatus } from '../line-item.schema';
+import { PAYOUT_STATUSES, PayoutStatus, ROW_TYPES, RowType } from '../line-item.schema';
 
 export class LineItemFulfillmentDto {
   @ApiProperty({ example: 'success' })
@@ -29,6 +29,34 @@ export class LineItemFulfillmentDto {
 
 /** A calculated line item (spec §2.4): identifiers, the order context and every figure. */
 export class LineItemDto {
+  @ApiProperty({
+    enum: ROW_TYPES,
+    description:
+      '`sale`: the order line; `refund`: a refund row of it (DESIGN §6: figures negative, pro rata)',
+    example: 'sale',
+  })
+  type!: RowType;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Refund rows: the platform refund id',
+    example: null,
+  })
+  refundId!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Refund rows: the refund line item id',
+    example: null,
+  })
+  refundLineItemId!: string | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Refund rows: the units refunded',
+    example: null,
+  })
+  refundedQuantity!: number | null;
   @ApiProperty({
     description: 'Internal id of the calculated line item',
     example: '6740b9f1c2a4e15b3c9d0a21',
@@ -64,10 +92,20 @@ export class LineItemDto {
   variantTitle!: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'TSHIRT-RED-M' })
   sku!: string | null;
-  @ApiProperty({ type: Number, nullable: true, example: 7513594577066 })
-  productId!: number | null;
-  @ApiProperty({ type: Number, nullable: true, example: 42374833356970 })
-  variantId!: number | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: '64-bit platform id, a decimal string (every digit)',
+    example: '7513594577066',
+  })
+  productId!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: '64-bit platform id, a decimal string (every digit)',
+    example: '42374833356970',
+  })
+  variantId!: string | null;
   @ApiProperty({ example: 20 })
   price!: number;
   @ApiProperty({ example: 2 })

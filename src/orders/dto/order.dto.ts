@@ -164,6 +164,26 @@ export class RawOrderResponseDto {
     },
   })
   orders!: Record<string, unknown>;
+  @ApiProperty({
+    type: () => [UnattributedRefundDto],
+    description:
+      'Refund amounts tied to no line item (a shipping refund, a refund discrepancy): recorded on the ' +
+      'order, they change no vendor figure',
+  })
+  unattributedRefunds!: UnattributedRefundDto[];
+}
+
+export class UnattributedRefundDto {
+  @ApiProperty({ description: 'Store-platform refund id (a string: every digit kept)', example: '929361464' })
+  refundId!: string;
+  @ApiProperty({ description: 'shipping_refund or refund_discrepancy', example: 'shipping_refund' })
+  kind!: string;
+  @ApiProperty({ description: 'As the platform sent it (a refund of shipping is negative)', example: -5 })
+  amount!: number;
+  @ApiProperty({ type: String, nullable: true, example: 'Shipping refund' })
+  reason!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', example: '2026-11-20T15:05:00.000Z' })
+  processedAt!: string;
 }
 
 export class OrderLineItemsResponseDto {

@@ -66,20 +66,50 @@ export class PayoutBatchDto {
   @ApiProperty({
     enum: BATCH_STATUSES,
     description:
-      'queued → running → completed; `failed` after the last automatic retry (trigger again to resume)',
+      'queued → running → completed (a positive net, paid) or carried_forward (a net of zero or below: ' +
+      'nothing paid, every row stays due for the next batch); `failed` after the last automatic retry ' +
+      '(trigger again to resume)',
     example: 'completed',
   })
   status!: BatchStatus;
-  @ApiProperty({ description: 'Line items this batch paid', example: 12 })
+  @ApiProperty({ description: 'Payout rows (sale and refund) this batch paid', example: 12 })
   lineItemCount!: number;
-  @ApiProperty({ description: 'Σ line item balances this batch paid', example: 486.1 })
+  @ApiProperty({
+    description: 'Σ balances of the payout rows this batch paid (refund rows net)',
+    example: 486.1,
+  })
   lineItemTotal!: number;
+  @ApiProperty({ description: 'Of lineItemCount: refund rows netted', example: 1 })
+  refundCount!: number;
+  @ApiProperty({ description: 'Of lineItemTotal: Σ of the refund rows netted (≤ 0)', example: -45 })
+  refundTotal!: number;
   @ApiProperty({ description: 'Adjustments this batch paid', example: 1 })
   adjustmentCount!: number;
   @ApiProperty({ description: 'Σ signed adjustment amounts this batch paid', example: -25 })
   adjustmentTotal!: number;
-  @ApiProperty({ description: 'lineItemTotal + adjustmentTotal (may be negative)', example: 461.1 })
+  @ApiProperty({
+    description: 'What the batch paid: lineItemTotal + adjustmentTotal, > 0; 0 when it carried forward',
+    example: 461.1,
+  })
   total!: number;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Σ of every due row and adjustment the batch took (null until its run decided)',
+    example: 461.1,
+  })
+  net!: number | null;
+  @ApiProperty({
+    description: 'The carried-forward amount the vendor brought into this batch (≤ 0)',
+    example: 0,
+  })
+  openingBalance!: number;
+  @ApiProperty({
+    description:
+      '0 for a paid batch; the (≤ 0) net for a carried-forward one: the next batch’s opening balance',
+    example: 0,
+  })
+  closingBalance!: number;
   @ApiProperty({ description: 'Runs started, retries and reruns included', example: 1 })
   runs!: number;
   @ApiProperty({ type: String, nullable: true, description: 'Why the last run failed', example: null })

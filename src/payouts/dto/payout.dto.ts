@@ -1,6 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { PAYOUT_STATUSES, type PayoutStatus } from '../../line-items/line-item.schema';
+import {
+  PAYOUT_STATUSES,
+  type PayoutStatus,
+  ROW_TYPES,
+  type RowType,
+} from '../../line-items/line-item.schema';
 import { VendorDayRangeQueryDto } from '../../common/dates/vendor-day-range.query';
 
 export const FULFILLMENT_FILTERS = ['fulfilled', 'unfulfilled'] as const;
@@ -22,11 +27,37 @@ export class PayoutListQueryDto extends VendorDayRangeQueryDto {
   @IsOptional()
   @IsIn(FULFILLMENT_FILTERS)
   fulfillment?: FulfillmentFilter;
+
+  @ApiPropertyOptional({
+    enum: ROW_TYPES,
+    description: '`sale`: order lines; `refund`: refund rows (negative figures, dated at the refund)',
+  })
+  @IsOptional()
+  @IsIn(ROW_TYPES)
+  type?: RowType;
 }
 
 export class PayoutRowDto {
   @ApiProperty({ description: 'Calculated line item id', example: '6741a0c2d3e4f5a6b7c8d9e1' })
   _id!: string;
+  @ApiProperty({
+    enum: ROW_TYPES,
+    description: '`sale`: an order line; `refund`: a refund of some of its units (figures negative)',
+    example: 'sale',
+  })
+  type!: RowType;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Refund rows: the store platform refund id (a string: every digit of the 64-bit id)',
+    example: null,
+  })
+  refundId!: string | null;
+  @ApiProperty({
+    description: 'Units of the line: ordered (sale row) or refunded (refund row)',
+    example: 2,
+  })
+  quantity!: number;
   @ApiProperty({ example: 1042 })
   orderNumber!: number;
   @ApiProperty({ example: '#1042' })
@@ -52,7 +83,7 @@ export class PayoutRowDto {
   @ApiProperty({
     type: String,
     format: 'date-time',
-    description: 'Order date',
+    description: 'Order date (sale row); the refund’s date, processed_at else created_at (refund row)',
     example: '2026-11-20T09:30:00.000Z',
   })
   date!: string;

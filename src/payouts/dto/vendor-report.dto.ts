@@ -1,3 +1,4 @@
+import { ROW_TYPES, type RowType } from '../../line-items/line-item.schema';
 import { ApiProperty } from '@nestjs/swagger';
 import { EndDayParam, StartDayParam } from '../../common/dates/day-range';
 import { OffsetPageQueryDto } from '../../common/pagination';
@@ -15,6 +16,20 @@ export class VendorReportQueryDto extends OffsetPageQueryDto {
 export class VendorReportLineItemDto {
   @ApiProperty({ description: 'Calculated line item id', example: '6741b2c3d4e5f6a7b8c9d0e1' })
   _id!: string;
+  @ApiProperty({
+    enum: ROW_TYPES,
+    description:
+      '`sale`, or `refund` (a refund row: negative figures, dated at the refund, `quantity` refunded)',
+    example: 'sale',
+  })
+  type!: RowType;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Refund rows: the platform refund id',
+    example: null,
+  })
+  refundId!: string | null;
   @ApiProperty({ example: 5549201834154 })
   orderId!: number;
   @ApiProperty({ example: '#1042' })

@@ -15,8 +15,13 @@ export class ProductsQueryDto extends OffsetPageQueryDto {
 }
 
 export class ProductVariantDto {
-  @ApiProperty({ type: Number, nullable: true, example: 42374833356970 })
-  id!: number | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: '64-bit platform id, a decimal string',
+    example: '42374833356970',
+  })
+  id!: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'M' })
   title!: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'TSHIRT-RED-M' })
@@ -30,8 +35,13 @@ export class ProductVariantDto {
 }
 
 export class ProductImageDto {
-  @ApiProperty({ type: Number, nullable: true, example: 36130013889962 })
-  id!: number | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: '64-bit platform id, a decimal string',
+    example: '36130013889962',
+  })
+  id!: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'https://cdn.shopify.com/s/files/1/red-tshirt.jpg' })
   src!: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'Red T-shirt' })
@@ -44,8 +54,11 @@ export class ProductImageDto {
 export class ProductDto {
   @ApiProperty({ example: '673f1c2b9e1d4a0012345699' })
   _id!: string;
-  @ApiProperty({ description: 'Store-platform product id', example: 7513594577066 })
-  productId!: number;
+  @ApiProperty({
+    description: 'Store-platform product id: a decimal string, every digit of the 64-bit id',
+    example: '7513594577066',
+  })
+  productId!: string;
   @ApiProperty({ example: 'Red T-shirt' })
   title!: string;
   @ApiProperty({ example: 'red-t-shirt' })

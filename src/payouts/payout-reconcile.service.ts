@@ -1,0 +1,116 @@
+import { Injectable } from '@nestjs/common';
+import { PayoutAdjustmentsRepository } from '../adjustments/payout-adjustments.repository';
+import { fromCents, sumAmounts } from '../common/money';
+import type { ShopScope } from '../common/tenancy';
+import { LineItemsRepository } from '../line-items/line-items.repository';
+import { VendorsRepository, VendorSummary } from '../vendors/vendors.repository';
+import { PayoutBatchesRepository } from './payout-batches.repository';
+import { VendorBalancesRepository } from './vendor-balances.repository';
+
+export interface VendorReconciliation {
+  vendorId: string;
+  vendorName: string;
+  /** Σ payout of the vendor's sale rows (payable or not) and of its refund rows (≤ 0). */
+  saleRows: number;
+  refundRows: number;
+  /** Σ of its adjustments (signed), and of those PAID. */
+  adjustments: number;
+  adjustmentsPaid: number;
+  /** Σ of the totals of its paid batches, and what its rows and adjustments say those batches paid. */
+  paidByBatches: number;
+  paidOnRows: number;
+  /** The maintained balance (vendor_balances). */
+  balance: { paidToDate: number; carriedForward: number };
+  /** Due now from the rows: unsettled payable rows + UNPAID adjustments. */
+  due: number;
+  ok: boolean;
+  differences: string[];
+}
+
+/**
+ * `payouts:reconcile` (DESIGN §8): proves each vendor's maintained balance and every settled batch
+ * against the rows and adjustments, from scratch. Differences are named; `ok` is false on any.
+ */
+@Injectable()
+export class PayoutReconcileService {
+  constructor(
+    private readonly vendors: VendorsRepository,
+    private readonly lineItems: LineItemsRepository,
+    private readonly adjustments: PayoutAdjustmentsRepository,
+    private readonly batches: PayoutBatchesRepository,
+    private readonly balances: VendorBalancesRepository,
+  ) {}
+
+  async reconcile(scope: ShopScope): Promise<{ ok: boolean; vendors: VendorReconciliation[] }> {
+    const vendors = await this.vendors.listAll(scope);
+    const out: VendorReconciliation[] = [];
+    for (const v of vendors) out.push(await this.vendor(scope, v));
+    return { ok: out.every((v) => v.ok), vendors: out };
+  }
+
+  async vendor(scope: ShopScope, v: VendorSummary): Promise<VendorReconciliation> {
+    const [rows, adjustments, batches, stored] = await Promise.all([
+      this.lineItems.forReconcile(scope, v._id),
+      this.adjustments.forReconcile(scope, v._id),
+      this.batches.settledForVendor(scope, v._id),
+      this.balances.find(scope, v._id),
+    ]);
+    const differences: string[] = [];
+    const settled = new Set(batches.map((b) => String(b._id)));
+    const paidRows = rows.filter((r) => r.frozen && r.batchId);
+    for (const r of rows) {
+      if (r.batchId && !r.frozen && settled.has(r.batchId)) {
+        differences.push(`row ${String(r._id)} is held by settled batch ${r.batchId} but not paid`);
+      }
+    }
+    const paidAdjustments = adjustments.filter((a) => a.status === 'PAID');
+    const paidByBatches = sumAmounts(batches.map((b) => b.total));
+    const paidOnRows = sumAmounts([
+      ...paidRows.filter((r) => settled.has(r.batchId!)).map((r) => r.batchPaidAmount ?? 0),
+      ...paidAdjustments.filter((a) => settled.has(a.batchId)).map((a) => a.amount),
+    ]);
+    if (paidByBatches !== paidOnRows) {
+      differences.push(`batches paid ${paidByBatches} but their rows and adjustments say ${paidOnRows}`);
+    }
+    for (const b of batches) {
+      if (b.status === 'completed' && !(b.total > 0))
+        differences.push(`batch ${String(b._id)} paid ${b.total}`);
+      if (b.status === 'completed' && b.net !== null && b.net !== undefined && b.net !== b.total) {
+        differences.push(`batch ${String(b._id)} netted ${b.net} but paid ${b.total}`);
+      }
+      if (b.status === 'carried_forward' && (b.total !== 0 || (b.net ?? 0) > 0)) {
+        differences.push(`carried-forward batch ${String(b._id)} paid ${b.total} of a net ${b.net}`);
+      }
+    }
+    const paidToDate = fromCents(stored?.paidToDateCents ?? 0);
+    if (paidToDate !== paidByBatches) {
+      differences.push(`maintained paidToDate ${paidToDate} but the batches paid ${paidByBatches}`);
+    }
+    const last = batches[0];
+    const expectedCarried = last?.status === 'carried_forward' ? (last.net ?? 0) : 0;
+    const carriedForward = stored?.carriedForward ?? 0;
+    if (carriedForward !== expectedCarried) {
+      differences.push(
+        `maintained carriedForward ${carriedForward} but the last batch says ${expectedCarried}`,
+      );
+    }
+    const due = sumAmounts([
+      ...rows.filter((r) => r.inPayouts && !r.batchId).map((r) => r.balance),
+      ...adjustments.filter((a) => a.status === 'UNPAID').map((a) => a.amount),
+    ]);
+    return {
+      vendorId: String(v._id),
+      vendorName: v.vendorName,
+      saleRows: sumAmounts(rows.filter((r) => r.type !== 'refund').map((r) => r.payout)),
+      refundRows: sumAmounts(rows.filter((r) => r.type === 'refund').map((r) => r.payout)),
+      adjustments: sumAmounts(adjustments.map((a) => a.amount)),
+      adjustmentsPaid: sumAmounts(paidAdjustments.map((a) => a.amount)),
+      paidByBatches,
+      paidOnRows,
+      balance: { paidToDate, carriedForward },
+      due,
+      ok: differences.length === 0,
+      differences,
+    };
+  }
+}

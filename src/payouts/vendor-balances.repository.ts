@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model, Types } from 'mongoose';
+import { toCents } from '../common/money';
+import { ShopScope, TenantRepository } from '../common/tenancy';
+import { isDuplicateKeyError } from '../database/duplicate-key';
+import { anyOf } from '../database/query-filters';
+import { LastBatch, VendorBalance } from './vendor-balance.schema';
+
+/** The only repository of `vendor_balances`: the engine's vendor lock and its exactly-once batch step. */
+@Injectable()
+export class VendorBalancesRepository extends TenantRepository<VendorBalance> {
+  protected override readonly vendorField = 'vendorId';
+
+  constructor(@InjectModel(VendorBalance.name) model: Model<VendorBalance>) {
+    super(model);
+  }
+
+  find(scope: ShopScope, vendorId: Types.ObjectId): Promise<VendorBalance | null> {
+    return this.model.findOne(this.scoped(scope, { vendorId })).lean<VendorBalance>().exec();
+  }
+
+  /**
+   * Takes the vendor's lock for a batch (free, lapsed, or already this batch's); null when another
+   * batch of the vendor is running. Creates the vendor's balance document on first use.
+   */
+  async lock(
+    scope: ShopScope,
+    vendorId: Types.ObjectId,
+    batchId: Types.ObjectId,
+    now: Date,
+    until: Date,
+  ): Promise<VendorBalance | null> {
+    try {
+      await this.model
+        .updateOne(
+          this.scoped(scope, { vendorId }),
+          { $setOnInsert: { ...this.owner(scope), vendorId } },
+          {
+            upsert: true,
+          },
+        )
+        .exec();
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err; // a concurrent first use created it
+    }
+    return this.model
+      .findOneAndUpdate(
+        this.scoped(scope, {
+          vendorId,
+          ...anyOf([{ lockBatchId: null }, { lockUntil: { $lt: now } }, { lockBatchId: batchId }]),
+        }),
+        { $set: { lockBatchId: batchId, lockUntil: until } },
+        { new: true },
+      )
+      .lean<VendorBalance>()
+      .exec();
+  }
+
+  /** Extends the lock; false when another batch took it over (this run must stop). */
+  async renew(
+    scope: ShopScope,
+    vendorId: Types.ObjectId,
+    batchId: Types.ObjectId,
+    until: Date,
+  ): Promise<boolean> {
+    const res = await this.model
+      .updateOne(this.scoped(scope, { vendorId, lockBatchId: batchId }), { $set: { lockUntil: until } })
+      .exec();
+    return res.matchedCount === 1;
+  }
+
+  async unlock(scope: ShopScope, vendorId: Types.ObjectId, batchId: Types.ObjectId): Promise<void> {
+    await this.model
+      .updateOne(this.scoped(scope, { vendorId, lockBatchId: batchId }), {
+        $set: { lockBatchId: null, lockUntil: null },
+      })
+      .exec();
+  }
+
+  /**
+   * A settled batch into the balance, exactly once: it matches only while this batch is not the
+   * last applied one (batches of a vendor settle one at a time, under the lock), so a resumed run
+   * that crashed after this step finds nothing to do. Whether this call applied it.
+   */
+  async applyBatch(
+    scope: ShopScope,
+    vendorId: Types.ObjectId,
+    batch: LastBatch & { carriedForward: number },
+  ): Promise<boolean> {
+    const { carriedForward, ...last } = batch;
+    const res = await this.model
+      .updateOne(
+        this.scoped(scope, { vendorId, lockBatchId: batch.batchId, lastBatchId: { $ne: batch.batchId } }),
+        {
+          $inc: { paidToDateCents: toCents(batch.total), batchesApplied: 1 },
+          $set: { carriedForward, lastBatchId: batch.batchId, lastBatch: last },
+        },
+      )
+      .exec();
+    return res.modifiedCount === 1;
+  }
+}
