@@ -6,6 +6,9 @@ export const PAYOUT_STATUSES = ['unpaid', 'partial', 'paid'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 export const FULFILLMENT_STATUSES = ['fulfilled', 'unfulfilled'] as const;
 export type FulfillmentStatus = (typeof FULFILLMENT_STATUSES)[number];
+/** A payout row is a sale line or a refund row (DESIGN §6; refund rows are written by refund ingestion). */
+export const ROW_TYPES = ['sale', 'refund'] as const;
+export type RowType = (typeof ROW_TYPES)[number];
 
 /**
  * Whether a line item is a payout row (GET /v1/payouts): it belongs to a vendor and its order is
@@ -59,6 +62,12 @@ export class LineItem {
   @Prop({ type: Types.ObjectId, default: null }) vendorId!: Types.ObjectId | null;
   /** The line's `vendor` field, lowercased (vendor names are stored lowercased). */
   @Prop({ type: String, default: null }) vendorName!: string | null;
+
+  /**
+   * `sale` for an order's line, `refund` for a refund row. Every row carries it (the payout lists
+   * filter and index on it, and `$in` never matches an absent field).
+   */
+  @Prop({ type: String, enum: ROW_TYPES, default: 'sale' }) type!: RowType;
 
   // Order context, copied so lists never join.
   @Prop({ type: String, default: '' }) orderName!: string;
@@ -130,18 +139,25 @@ LineItemSchema.plugin(auditOutboxPlugin);
 LineItemSchema.index({ shopId: 1, orderId: 1, lineItemId: 1 }, { unique: true });
 LineItemSchema.index({ shopId: 1, sku: 1, orderCreatedAt: 1, _id: 1 });
 LineItemSchema.index({ shopId: 1, vendorName: 1 });
-LineItemSchema.index({ shopId: 1, batchId: 1 });
-// GET /v1/payouts
+// A batch's settled rows in statement order (also "what a batch paid").
+LineItemSchema.index({ shopId: 1, batchId: 1, vendorId: 1, orderCreatedAt: 1, _id: 1 });
+// GET /v1/payouts, its CSV export and GET /v2/payouts (line-item-queries.ts, payoutRowsWhere):
+// status-filtered lists (absent enums as `$in`), the vendor's rows, and the unfiltered first look as
+// one range without (and with) a type.
 const NEWEST = { orderCreatedAt: -1, _id: -1 } as const;
-LineItemSchema.index({ shopId: 1, inPayouts: 1, payoutStatus: 1, fulfillmentStatus: 1, ...NEWEST });
+LineItemSchema.index({ shopId: 1, inPayouts: 1, payoutStatus: 1, fulfillmentStatus: 1, type: 1, ...NEWEST });
 LineItemSchema.index({
   shopId: 1,
   inPayouts: 1,
   vendorId: 1,
   payoutStatus: 1,
   fulfillmentStatus: 1,
+  type: 1,
   ...NEWEST,
 });
+LineItemSchema.index({ shopId: 1, inPayouts: 1, vendorId: 1, type: 1, ...NEWEST });
+LineItemSchema.index({ shopId: 1, inPayouts: 1, ...NEWEST });
+LineItemSchema.index({ shopId: 1, inPayouts: 1, type: 1, ...NEWEST });
 // GET /v1/fulfillments (without and with a shipment status filter)
 LineItemSchema.index({ shopId: 1, financialStatus: 1, fulfillmentStatus: 1, ...NEWEST });
 LineItemSchema.index({ shopId: 1, financialStatus: 1, vendorId: 1, fulfillmentStatus: 1, ...NEWEST });
