@@ -34,6 +34,9 @@ export const AUDIT_ACTIONS = [
   'payout_adjustment.update',
   'payout_adjustment.delete',
   'payout_batch.create',
+  // A read worth a trace: money data leaving the system as a file (CSV statement or export).
+  'payout_batch.statement.export',
+  'shop.payouts.export',
   'merchant_key.create',
   'merchant_key.rotate',
   'merchant_key.revoke',

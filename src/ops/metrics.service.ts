@@ -8,6 +8,7 @@ import { withTimeout } from '../common/async/timeout';
 import { SystemDeliveriesRepository } from '../ingestion/system-deliveries.repository';
 import { DELIVERY_STATES } from '../ingestion/webhook-delivery.schema';
 import { onJobRun, Queues } from '../queues/jobs';
+import { onExport } from '../common/csv/export-events';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 /** Scrapes do not wait longer than this on Redis or MongoDB (a gauge keeps its last value). */
@@ -28,6 +29,7 @@ export class MetricsService implements OnModuleDestroy {
   private readonly jobDuration: Histogram<'queue' | 'name' | 'outcome'>;
   private readonly scrapeErrors: Counter<'source'>;
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeExports: () => void;
   private deliveryStats: { at: number; counts: Record<string, number>; oldest: Date | null } | null = null;
 
   constructor(
@@ -101,6 +103,27 @@ export class MetricsService implements OnModuleDestroy {
         run.seconds,
       ),
     );
+    this.unsubscribeExports = this.subscribeExports();
+  }
+
+  /** CSV exports (payout lists, statements): how many, how they ended, how many rows left. */
+  private subscribeExports(): () => void {
+    const exports = new Counter({
+      name: 'marketplace_exports_total',
+      help: 'CSV exports by kind (payouts, statement) and outcome (ok: every row written; error: stopped)',
+      labelNames: ['kind', 'outcome'],
+      registers: [this.registry],
+    });
+    const rows = new Counter({
+      name: 'marketplace_export_rows_total',
+      help: 'Rows written by CSV exports, by kind',
+      labelNames: ['kind'],
+      registers: [this.registry],
+    });
+    return onExport((run) => {
+      exports.inc({ kind: run.kind, outcome: run.ok ? 'ok' : 'error' });
+      rows.inc({ kind: run.kind }, run.rows);
+    });
   }
 
   /** Times every HTTP request of the API (route template, never the raw URL: bounded labels). */
@@ -128,6 +151,7 @@ export class MetricsService implements OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.unsubscribe();
+    this.unsubscribeExports();
     this.registry.clear();
   }
 

@@ -40,3 +40,12 @@ export function subtractAmounts(a: Amount, b: Amount): number {
 export function multiplyAmount(a: Amount, b: Amount): number {
   return round2(money(a).times(money(b)));
 }
+
+/**
+ * An amount as exports write it: a plain number with two decimals, half-up (`-45.00`, `1234.50`),
+ * never exponent notation or a thousands separator, so spreadsheets and accounting imports read it.
+ */
+export function formatAmount(value: Amount | null | undefined): string {
+  const d = money(value).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+  return d.isZero() ? '0.00' : d.toFixed(2); // never "-0.00"
+}

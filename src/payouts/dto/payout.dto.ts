@@ -1,6 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { PAYOUT_STATUSES, type PayoutStatus } from '../../line-items/line-item.schema';
+import {
+  PAYOUT_STATUSES,
+  type PayoutStatus,
+  ROW_TYPES,
+  type RowType,
+} from '../../line-items/line-item.schema';
 import { VendorDayRangeQueryDto } from '../../common/dates/vendor-day-range.query';
 
 export const FULFILLMENT_FILTERS = ['fulfilled', 'unfulfilled'] as const;
@@ -22,6 +27,11 @@ export class PayoutListQueryDto extends VendorDayRangeQueryDto {
   @IsOptional()
   @IsIn(FULFILLMENT_FILTERS)
   fulfillment?: FulfillmentFilter;
+
+  @ApiPropertyOptional({ enum: ROW_TYPES, description: '`sale` rows (order lines) or `refund` rows only' })
+  @IsOptional()
+  @IsIn(ROW_TYPES)
+  type?: RowType;
 }
 
 export class PayoutRowDto {

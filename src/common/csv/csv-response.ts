@@ -1,0 +1,42 @@
+import { applyDecorators, StreamableFile, Type } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiProduces, getSchemaPath } from '@nestjs/swagger';
+import type { Readable } from 'node:stream';
+import { CSV_MEDIA_TYPE } from './content-negotiation';
+
+/**
+ * A 200 answered as JSON by default and as CSV for `Accept: text/csv`: both media types documented
+ * on the one response, the CSV with its columns and an example. `json` is the JSON body's schema
+ * (a DTO class, or a `$ref`-able schema object for enveloped answers).
+ */
+export function ApiJsonOrCsvOk(spec: {
+  json: Type<unknown>;
+  description: string;
+  columns: string;
+  example: string;
+}) {
+  return applyDecorators(
+    ApiExtraModels(spec.json),
+    ApiProduces('application/json', CSV_MEDIA_TYPE),
+    ApiOkResponse({
+      description:
+        `${spec.description} As JSON by default; with \`Accept: text/csv\` as CSV (RFC 4180, a header row, CRLF ` +
+        "line ends; every text cell starting with `=`, `+`, `-`, `@`, a tab or CR is prefixed with `'` so " +
+        'spreadsheets do not evaluate it; amounts are plain numbers with two decimals such as `-45.00`).',
+      content: {
+        'application/json': { schema: { $ref: getSchemaPath(spec.json) } },
+        [CSV_MEDIA_TYPE]: {
+          schema: { type: 'string', description: `Columns: ${spec.columns}` },
+          example: spec.example,
+        },
+      },
+    }),
+  );
+}
+
+/** A CSV body to send as an attachment (Fastify streams it; nothing is buffered). */
+export function csvFile(stream: Readable, filename: string): StreamableFile {
+  return new StreamableFile(stream, {
+    type: `${CSV_MEDIA_TYPE}; charset=utf-8`,
+    disposition: `attachment; filename="${filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
+  });
+}

@@ -1,0 +1,84 @@
+import { stringify } from 'csv-stringify';
+import { pipeline, Readable, Transform } from 'node:stream';
+import { formatAmount } from '../money';
+
+/**
+ * How a column's values are written. `amount`: two decimals, half-up (`-45.00`); `integer`: digits;
+ * `date`: ISO 8601 UTC; `text`: anything a person or the store platform typed (names, titles, SKUs,
+ * comments, ids), neutralised against formula injection.
+ */
+export type CsvKind = 'text' | 'amount' | 'integer' | 'date';
+
+export interface CsvColumn<R> {
+  header: string;
+  kind: CsvKind;
+  value: (row: R) => unknown;
+  /** What the column holds (the OpenAPI description of the text/csv response lists it). */
+  description: string;
+}
+
+/** The characters a spreadsheet reads as the start of a formula (OWASP CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A text cell that a spreadsheet would evaluate (`=HYPERLINK(…)`, `+1+cmd|…`, `@SUM(…)`, a
+ * leading tab or CR) is prefixed with `'`, which spreadsheets show as text. Amounts are never
+ * passed through this (a refund's `-45.00` must stay a number); only text columns are.
+ */
+export function neutraliseFormula(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** One cell as its column writes it; null and undefined are empty cells. */
+export function csvCell(kind: CsvKind, value: unknown): string {
+  if (value === null || value === undefined) return '';
+  switch (kind) {
+    case 'amount':
+      return formatAmount(value as number);
+    case 'integer':
+      return String(value);
+    case 'date':
+      return value instanceof Date ? value.toISOString() : String(value);
+    case 'text':
+      return neutraliseFormula(String(value));
+  }
+}
+
+/** The record of one row: its cells in column order. */
+export function csvRecord<R>(columns: ReadonlyArray<CsvColumn<R>>, row: R): string[] {
+  return columns.map((c) => csvCell(c.kind, c.value(row)));
+}
+
+/** `header1,header2,…` for the OpenAPI description of a text/csv response. */
+export function describeColumns<R>(columns: ReadonlyArray<CsvColumn<R>>): string {
+  return columns.map((c) => `\`${c.header}\` (${c.kind}): ${c.description}`).join('; ');
+}
+
+/**
+ * RFC 4180 text of `rows` (any object-mode Readable: a database cursor streams straight through),
+ * with a header row and CRLF line ends; quoting is csv-stringify's (fields holding a comma, quote,
+ * CR or LF are quoted, quotes doubled). Backpressure runs end to end: the cursor fetches its next
+ * batch only as the client reads. `done` is told the row count once the last row is written (or
+ * the error that stopped it: a client gone, the database failing mid-stream).
+ */
+export function csvStream<R>(
+  columns: ReadonlyArray<CsvColumn<R>>,
+  rows: Readable,
+  done?: (rows: number, err: Error | null) => void,
+): Readable {
+  let count = 0;
+  const toRecord = new Transform({
+    objectMode: true,
+    transform(row: R, _enc, cb) {
+      count++;
+      cb(null, csvRecord(columns, row));
+    },
+  });
+  const out = stringify({
+    header: true,
+    columns: columns.map((c) => c.header),
+    record_delimiter: 'windows',
+  });
+  pipeline(rows, toRecord, out, (err) => done?.(count, err ?? null));
+  return out;
+}
