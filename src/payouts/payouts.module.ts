@@ -43,6 +43,6 @@ import { VendorReportV1Controller } from './vendor-report.v1.controller';
       }),
     },
   ],
-  exports: [PayoutEngine, SystemPayoutBatchesRepository],
+  exports: [PayoutEngine, SystemPayoutBatchesRepository, PayoutBatchesRepository],
 })
 export class PayoutsModule {}
