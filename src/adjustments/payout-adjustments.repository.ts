@@ -179,4 +179,22 @@ export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustme
       .lean<PayoutAdjustment[]>()
       .exec();
   }
+
+  /** INTERIM balance (see LineItemsRepository.vendorMoneySums): Σ UNPAID and Σ PAID up to `now`. */
+  async vendorSums(scope: ShopScope, vendorId: Types.ObjectId, now: Date): Promise<{ unpaid: number; paid: number }> {
+    const rows = await this.model
+      .aggregate<{ _id: AdjustmentStatus; amount: number }>([
+        {
+          $match: this.scoped(scope, {
+            vendorId,
+            status: { $in: ADJUSTMENT_STATUSES },
+            customItemDate: { $lte: now },
+          }),
+        },
+        { $group: { _id: '$status', amount: { $sum: '$amount' } } },
+      ])
+      .exec();
+    const sum = (s: AdjustmentStatus) => rows.find((r) => r._id === s)?.amount ?? 0;
+    return { unpaid: sum('UNPAID'), paid: sum('PAID') };
+  }
 }

@@ -90,15 +90,9 @@ export function payoutRowsWhere(filter: PayoutRowFilter): Record<string, unknown
   return { inPayouts: true, type: filter.type, orderCreatedAt: filter.orderCreatedAt };
 }
 
-/**
- * The same rows for a vendor-scoped caller (a vendor token): `vendorId` is merged by the
- * repository's scope, so the vendor shape is chosen whatever the filter says.
- */
-export function vendorPayoutRowsWhere(
-  vendorId: Types.ObjectId,
-  filter: PayoutRowFilter,
-): Record<string, unknown> {
-  return payoutRowsWhere({ ...filter, vendorId });
+/** Every row of a vendor, payout rows or not (on the vendor's payout index). */
+export function vendorRowsWhere(vendorId: Types.ObjectId): Record<string, unknown> {
+  return { inPayouts: { $in: [true, false] }, vendorId, type: { $in: ROW_TYPES } };
 }
 
 /** A batch's settled rows in statement order (oldest first). */

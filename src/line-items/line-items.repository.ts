@@ -38,6 +38,7 @@ import {
   REPORT_SUMS_GROUP,
   STATEMENT_ORDER,
   vendorReportWhere,
+  vendorRowsWhere,
 } from './line-item-queries';
 
 /** Rows per cursor batch of an export: large enough to keep round trips few, small in memory. */
@@ -258,6 +259,38 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
       .find(this.scoped(scope, { ...payable(cutoff), vendorId }), { paid: 1, balance: 1 })
       .lean<PayableLineItem[]>()
       .exec();
+  }
+
+  /**
+   * INTERIM (until the maintained vendor balance lands): a vendor's sums straight from its rows —
+   * what is due now, earned on rows not yet payable, and paid so far. Two indexed `$group`s; they
+   * grow with the vendor's history, which the maintained balance will not.
+   */
+  async vendorMoneySums(
+    scope: ShopScope,
+    vendorId: Types.ObjectId,
+    now: Date,
+  ): Promise<{ due: number; pending: number; paid: number }> {
+    const [due, rows] = await Promise.all([
+      this.model
+        .aggregate<{ due: number }>([
+          { $match: this.scoped(scope, { ...payable(now), vendorId }) },
+          { $group: { _id: '$vendorId', due: { $sum: '$balance' } } },
+        ])
+        .exec(),
+      this.model
+        .aggregate<{ _id: boolean; payout: number; paid: number }>([
+          { $match: this.scoped(scope, vendorRowsWhere(vendorId)) },
+          { $group: { _id: '$inPayouts', payout: { $sum: '$payout' }, paid: { $sum: '$paid' } } },
+        ])
+        .exec(),
+    ]);
+    const pending = rows.find((r) => r._id === false);
+    return {
+      due: sumAmounts([due[0]?.due]),
+      pending: sumAmounts([pending?.payout]),
+      paid: sumAmounts(rows.map((r) => r.paid)),
+    };
   }
 
   /** Vendors with at least one payable line item up to the cut-off. */

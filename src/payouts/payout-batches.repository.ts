@@ -154,4 +154,13 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
       })
       .exec();
   }
+
+  /** The vendor's newest batch (any status), or null. */
+  latestForVendor(scope: ShopScope, vendorId: Types.ObjectId): Promise<PayoutBatch | null> {
+    return this.model
+      .findOne(this.scoped(scope, { vendorId, status: { $in: BATCH_STATUSES } }))
+      .sort({ createdAt: -1, _id: -1 })
+      .lean<PayoutBatch>()
+      .exec();
+  }
 }

@@ -12,6 +12,9 @@ import { PayoutEngine } from './payout-engine.service';
 import { PayoutsService } from './payouts.service';
 import { SystemPayoutBatchesRepository } from './system-payout-batches.repository';
 import { PayoutsV1Controller } from './payouts.v1.controller';
+import { PayoutsV2Controller } from './payouts.v2.controller';
+import { RowSumsVendorBalances, VendorBalances } from './vendor-balance';
+import { VendorMoneyService } from './vendor-money.service';
 import { VendorReportService } from './vendor-report.service';
 import { VendorReportV1Controller } from './vendor-report.v1.controller';
 
@@ -26,7 +29,7 @@ import { VendorReportV1Controller } from './vendor-report.v1.controller';
     VendorsModule,
     MongooseModule.forFeature([{ name: PayoutBatch.name, schema: PayoutBatchSchema }]),
   ],
-  controllers: [PayoutsV1Controller, VendorReportV1Controller],
+  controllers: [PayoutsV1Controller, PayoutsV2Controller, VendorReportV1Controller],
   providers: [
     PayoutBatchesRepository,
     PayoutEngine,
@@ -34,6 +37,9 @@ import { VendorReportV1Controller } from './vendor-report.v1.controller';
     PayoutsService,
     VendorReportService,
     SystemPayoutBatchesRepository,
+    VendorMoneyService,
+    // SEAM: bind money-core's maintained balance service here (see vendor-balance.ts).
+    { provide: VendorBalances, useClass: RowSumsVendorBalances },
     {
       provide: PayoutEngineOptions,
       inject: [jobsConfig.KEY],

@@ -2,6 +2,7 @@ import type { PayoutAdjustment } from '../adjustments/payout-adjustment.schema';
 import { subtractAmounts, sumAmounts } from '../common/money';
 import { LINE_FIGURE_FIELDS, LineFiguresDto } from '../line-items/dto/line-figures.dto';
 import type { MoneyRowSource } from '../line-items/line-item-views';
+import { figuresOf } from '../line-items/line-figures.mapper';
 import type { PayoutBatch } from '../payouts/payout-batch.schema';
 import type { StatementDto, StatementRowDto } from './dto/statement.dto';
 
@@ -10,10 +11,6 @@ import type { StatementDto, StatementRowDto } from './dto/statement.dto';
  * batch carries its net into the next one). Absent on batches written before netting existed.
  */
 export type StatementBatch = PayoutBatch & { openingBalance?: number | null; closingBalance?: number | null };
-
-export function figuresOf(r: Pick<MoneyRowSource, (typeof LINE_FIGURE_FIELDS)[number]>): LineFiguresDto {
-  return Object.fromEntries(LINE_FIGURE_FIELDS.map((f) => [f, r[f] ?? 0])) as unknown as LineFiguresDto;
-}
 
 /** A sale or refund row the batch settled; its amount is what the batch settled on it. */
 export function toStatementRow(r: MoneyRowSource): StatementRowDto {
