@@ -56,8 +56,9 @@ export const NO_REPORT_SUMS: ReportSums = {
  * GET /v1/payouts (and its CSV export, and the vendor's own list): a vendor's lines on paid orders,
  * and any line a batch already paid.
  *
- * Three shapes, each one index range in the common cases:
- * - status or fulfillment filtered: the status index, the absent enums sent as `$in` over their values;
+ * Four shapes, each one index range in the common cases:
+ * - only a status (`?status=unpaid`, the operator's "what is owed"): `inPayouts, payoutStatus`;
+ * - other status or fulfillment filters: the status index, absent enums sent as `$in` over their values;
  * - vendor (a vendor filter or a vendor token) without those filters: `inPayouts, vendorId, type`;
  * - neither — the page an operator opens first — a single range of `inPayouts` (or
  *   `inPayouts, type` with a type filter), newest first.
@@ -69,6 +70,14 @@ export const NO_REPORT_SUMS: ReportSums = {
  */
 export function payoutRowsWhere(filter: PayoutRowFilter): Record<string, unknown> {
   const byStatus = filter.payoutStatus !== undefined || filter.fulfillmentStatus !== undefined;
+  const statusOnly =
+    filter.payoutStatus !== undefined &&
+    filter.fulfillmentStatus === undefined &&
+    filter.type === undefined &&
+    filter.vendorId === undefined;
+  if (statusOnly) {
+    return { inPayouts: true, payoutStatus: filter.payoutStatus, orderCreatedAt: filter.orderCreatedAt };
+  }
   if (byStatus) {
     return {
       inPayouts: true,

@@ -142,8 +142,8 @@ LineItemSchema.index({ shopId: 1, vendorName: 1 });
 // A batch's settled rows in statement order (also "what a batch paid").
 LineItemSchema.index({ shopId: 1, batchId: 1, vendorId: 1, orderCreatedAt: 1, _id: 1 });
 // GET /v1/payouts, its CSV export and GET /v2/payouts (line-item-queries.ts, payoutRowsWhere):
-// status-filtered lists (absent enums as `$in`), the vendor's rows, and the unfiltered first look as
-// one range without (and with) a type.
+// status-filtered lists (absent enums as `$in`), the vendor's rows, and one range each for the
+// unfiltered first look, a type, and a status alone.
 const NEWEST = { orderCreatedAt: -1, _id: -1 } as const;
 LineItemSchema.index({ shopId: 1, inPayouts: 1, payoutStatus: 1, fulfillmentStatus: 1, type: 1, ...NEWEST });
 LineItemSchema.index({
@@ -157,6 +157,7 @@ LineItemSchema.index({
 });
 LineItemSchema.index({ shopId: 1, inPayouts: 1, vendorId: 1, type: 1, ...NEWEST });
 LineItemSchema.index({ shopId: 1, inPayouts: 1, ...NEWEST });
+LineItemSchema.index({ shopId: 1, inPayouts: 1, payoutStatus: 1, ...NEWEST });
 LineItemSchema.index({ shopId: 1, inPayouts: 1, type: 1, ...NEWEST });
 // GET /v1/fulfillments (without and with a shipment status filter)
 LineItemSchema.index({ shopId: 1, financialStatus: 1, fulfillmentStatus: 1, ...NEWEST });
