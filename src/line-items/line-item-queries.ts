@@ -107,19 +107,15 @@ export function vendorRowsWhere(vendorId: Types.ObjectId): Record<string, unknow
 /** A batch's settled rows in statement order (oldest first). */
 export const STATEMENT_ORDER = { orderCreatedAt: 1, _id: 1 } as const;
 
-/** GET /v1/report/{vendorId}: the payout rows' index keys, each as `$in` over every value. */
+/**
+ * GET /v1/report/{vendorId}: every row of the vendor in the date range, on the vendor's payout
+ * index (`inPayouts` and `type` as `$in` over their values: four ranges merged in date order).
+ */
 export function vendorReportWhere(
   vendorId: Types.ObjectId,
   orderCreatedAt: { $gte?: Date; $lte?: Date } | undefined,
 ): Record<string, unknown> {
-  return {
-    inPayouts: { $in: [true, false] },
-    vendorId,
-    payoutStatus: { $in: PAYOUT_STATUSES },
-    fulfillmentStatus: { $in: FULFILLMENT_STATUSES },
-    type: { $in: ROW_TYPES },
-    orderCreatedAt,
-  };
+  return { ...vendorRowsWhere(vendorId), orderCreatedAt };
 }
 
 /** GET /v1/fulfillments: only line items of paid orders. */
