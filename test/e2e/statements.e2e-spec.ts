@@ -290,7 +290,7 @@ describe('statements, CSV exports and the vendor’s own money (e2e)', () => {
               const quantity = (j % 3) + 1;
               expected += line(price, quantity, 10n).payout;
               return {
-                title: j % 10 === 0 ? `=SUM(${j})` : `Item ${j}`,
+                title: j % 10 === 0 ? `=SUM(${j})` : j % 10 === 1 ? `Item ${j}\nsecond line` : `Item ${j}`,
                 vendor: 'Bulk Vendor',
                 price,
                 quantity,
@@ -318,6 +318,8 @@ describe('statements, CSV exports and the vendor’s own money (e2e)', () => {
       expect(new Set(rows.map((r) => r.rowId)).size).toBe(10_000);
       expect(fmt(rows.reduce((x, r) => x + cents(r.payout), 0n))).toBe(fmt(expected));
       expect(rows.filter((r) => r.lineItemName.startsWith("'=SUM(")).length).toBe(1000);
+      // a bare LF inside a title: quoted (the reader throws on a bare LF outside quotes)
+      expect(rows.filter((r) => r.lineItemName.endsWith('\nsecond line')).length).toBe(1000);
       const dates = rows.map((r) => r.date);
       expect([...dates].sort().reverse()).toEqual(dates); // newest first
       const typed = await csv('/v1/payouts?type=refund', big.token);

@@ -57,7 +57,7 @@ export function describeColumns<R>(columns: ReadonlyArray<CsvColumn<R>>): string
 /**
  * RFC 4180 text of `rows` (any object-mode Readable: a database cursor streams straight through),
  * with a header row and CRLF line ends; quoting is csv-stringify's (fields holding a comma, quote,
- * CR or LF are quoted, quotes doubled). Backpressure runs end to end: the cursor fetches its next
+ * CR or LF are quoted, quotes doubled; see `quoted_match`). Backpressure runs end to end: the cursor fetches its next
  * batch only as the client reads. `done` is told the row count once the last row is written (or
  * the error that stopped it: a client gone, the database failing mid-stream).
  */
@@ -78,6 +78,9 @@ export function csvStream<R>(
     header: true,
     columns: columns.map((c) => c.header),
     record_delimiter: 'windows',
+    // csv-stringify quotes a field holding the record delimiter (CRLF) but not a bare LF or CR,
+    // which spreadsheets and most readers still take for a line break: quote those too.
+    quoted_match: /[\r\n]/,
   });
   pipeline(rows, toRecord, out, (err) => done?.(count, err ?? null));
   return out;
