@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, StreamableFile } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, StreamableFile } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Scope, V1Auth } from '../common/auth/auth.decorators';
 import { ApiV1Errors, notFound } from '../common/http/api-errors.decorator';
@@ -13,7 +13,7 @@ import {
 import { PayoutListDto, PayoutListQueryDto } from './dto/payout.dto';
 import { PayoutsService } from './payouts.service';
 import { ObjectIdParam } from '../common/http/params';
-import { ApiJsonOrCsvOk, csvFile, describeColumns, wantsCsv } from '../common/csv';
+import { ApiJsonOrCsvOk, csvFile, describeColumns, AcceptsCsv } from '../common/csv';
 import { PAYOUT_EXPORT_COLUMNS } from './payout-export.columns';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 
@@ -49,9 +49,9 @@ export class PayoutsV1Controller {
   async list(
     @Scope() scope: ShopScope,
     @Query() query: PayoutListQueryDto,
-    @Headers('accept') accept?: string,
+    @AcceptsCsv() csv: boolean,
   ): Promise<PayoutListDto | StreamableFile> {
-    if (wantsCsv(accept)) return csvFile(await this.payouts.exportCsv(scope, query), 'payouts.csv');
+    if (csv) return csvFile(await this.payouts.exportCsv(scope, query), 'payouts.csv');
     return this.payouts.list(scope, query);
   }
 

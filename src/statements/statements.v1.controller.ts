@@ -1,7 +1,7 @@
-import { Controller, Get, Headers, Param, StreamableFile } from '@nestjs/common';
+import { Controller, Get, Param, StreamableFile } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Scope, V1Auth } from '../common/auth/auth.decorators';
-import { ApiJsonOrCsvOk, csvFile, wantsCsv } from '../common/csv';
+import { ApiJsonOrCsvOk, csvFile, AcceptsCsv } from '../common/csv';
 import { ApiV1Errors, notFound } from '../common/http/api-errors.decorator';
 import { ObjectIdParam } from '../common/http/params';
 import type { ShopScope } from '../common/tenancy';
@@ -27,9 +27,9 @@ export class StatementsV1Controller {
   async statement(
     @Scope() scope: ShopScope,
     @Param('id') id: string,
-    @Headers('accept') accept?: string,
+    @AcceptsCsv() csv: boolean,
   ): Promise<StatementDto | StreamableFile> {
-    if (!wantsCsv(accept)) return this.statements.statement(scope, id);
+    if (!csv) return this.statements.statement(scope, id);
     const { stream, filename } = await this.statements.statementCsv(scope, id);
     return csvFile(stream, filename);
   }

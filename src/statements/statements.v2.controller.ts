@@ -1,7 +1,7 @@
-import { Controller, Get, Headers, Param, StreamableFile } from '@nestjs/common';
+import { Controller, Get, Param, StreamableFile } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Scope, V2Auth } from '../common/auth/auth.decorators';
-import { ApiJsonOrCsvOk, csvFile, wantsCsv } from '../common/csv';
+import { ApiJsonOrCsvOk, csvFile, AcceptsCsv } from '../common/csv';
 import { ApiV2Errors, notFound } from '../common/http/api-errors.decorator';
 import { ok, type V2Envelope } from '../common/http/envelope';
 import { ObjectIdParam } from '../common/http/params';
@@ -31,9 +31,9 @@ export class StatementsV2Controller {
   async statement(
     @Scope() scope: ShopScope,
     @Param('id') id: string,
-    @Headers('accept') accept?: string,
+    @AcceptsCsv() csv: boolean,
   ): Promise<V2Envelope<StatementDto> | StreamableFile> {
-    if (!wantsCsv(accept)) return ok(await this.statements.statement(scope, id));
+    if (!csv) return ok(await this.statements.statement(scope, id));
     const { stream, filename } = await this.statements.statementCsv(scope, id);
     return csvFile(stream, filename);
   }

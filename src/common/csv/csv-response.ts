@@ -1,7 +1,14 @@
-import { applyDecorators, StreamableFile, Type } from '@nestjs/common';
+import {
+  applyDecorators,
+  createParamDecorator,
+  ExecutionContext,
+  StreamableFile,
+  Type,
+} from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { ApiExtraModels, ApiOkResponse, ApiProduces, getSchemaPath } from '@nestjs/swagger';
 import type { Readable } from 'node:stream';
-import { CSV_MEDIA_TYPE } from './content-negotiation';
+import { CSV_MEDIA_TYPE, wantsCsv } from './content-negotiation';
 
 /**
  * A 200 answered as JSON by default and as CSV for `Accept: text/csv`: both media types documented
@@ -40,3 +47,12 @@ export function csvFile(stream: Readable, filename: string): StreamableFile {
     disposition: `attachment; filename="${filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
   });
 }
+
+/**
+ * Whether the request asked for CSV (`Accept: text/csv`, see wantsCsv). A parameter decorator of
+ * its own, not `@Headers('accept')`: OpenAPI documents content negotiation by the response's media
+ * types (an `Accept` header parameter is ignored by the spec), and Swagger would list it as required.
+ */
+export const AcceptsCsv = createParamDecorator((_: unknown, ctx: ExecutionContext): boolean =>
+  wantsCsv(ctx.switchToHttp().getRequest<FastifyRequest>().headers.accept),
+);
