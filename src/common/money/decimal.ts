@@ -44,8 +44,24 @@ export function multiplyAmount(a: Amount, b: Amount): number {
 /**
  * An amount as exports write it: a plain number with two decimals, half-up (`-45.00`, `1234.50`),
  * never exponent notation or a thousands separator, so spreadsheets and accounting imports read it.
+ * Stored figures are already whole cents (every figure is written half-up to 2 dp), so the common
+ * case is formatted from its integer cents (an export formats ~20 figures per row, and a Decimal
+ * per figure cost 3 µs — most of an export's CPU); anything else goes through Decimal.
  */
 export function formatAmount(value: Amount | null | undefined): string {
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    const scaled = value * 100;
+    const c = Math.round(scaled);
+    // whole cents, up to the representation error of a 2-dp double, and exactly representable
+    if (Math.abs(scaled - c) < 1e-6 && Number.isSafeInteger(c)) return formatCents(c);
+  }
   const d = money(value).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
   return d.isZero() ? '0.00' : d.toFixed(2); // never "-0.00"
+}
+
+function formatCents(c: number): string {
+  if (c === 0) return '0.00';
+  const a = Math.abs(c);
+  const frac = a % 100;
+  return `${c < 0 ? '-' : ''}${(a - frac) / 100}.${frac < 10 ? '0' : ''}${frac}`;
 }
