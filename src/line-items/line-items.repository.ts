@@ -42,7 +42,7 @@ import {
 } from './line-item-queries';
 
 /** Rows per cursor batch of an export: large enough to keep round trips few, small in memory. */
-const EXPORT_BATCH_SIZE = 1000;
+const EXPORT_BATCH_SIZE = 500;
 
 /** A database cursor over money rows: a Readable in object mode (close it when abandoned). */
 export type RowCursor = Cursor<MoneyRowSource, QueryOptions<LineItem>>;

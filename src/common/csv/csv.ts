@@ -55,9 +55,9 @@ export function describeColumns<R>(columns: ReadonlyArray<CsvColumn<R>>): string
 }
 
 /** Rows stringified per chunk: one write per few hundred rows instead of one per row. */
-const ROWS_PER_CHUNK = 500;
+const ROWS_PER_CHUNK = 200;
 /** Rows read ahead of the formatting (two export cursor batches). */
-const READ_AHEAD_ROWS = 2000;
+const READ_AHEAD_ROWS = 500;
 
 /**
  * RFC 4180 text of `rows` (any object-mode Readable: a database cursor streams straight through),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import Decimal from 'decimal.js';
-import { formatAmount, money } from './decimal';
+import { formatAmount, money, sumAmounts } from './decimal';
 
 /** The slow, obviously right formatting: Decimal half-up to 2 dp. */
 const viaDecimal = (v: number): string => {
@@ -27,5 +27,36 @@ describe('formatAmount', () => {
     );
     for (const v of [1.005, -1.005, 0.015, 2.675, 1e21, -0.004, -0])
       expect(formatAmount(v)).toBe(viaDecimal(v));
+  });
+});
+
+describe('sumAmounts', () => {
+  const viaDecimal = (vs: number[]): number => {
+    let t = new Decimal(0);
+    for (const v of vs) t = t.plus(money(v));
+    const n = t.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toNumber();
+    return n === 0 ? 0 : n;
+  };
+
+  it('adds whole-cent numbers as integer cents, equal to the Decimal sum', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -1e11, max: 1e11 }), { maxLength: 50 }), (cs) => {
+        const vs = cs.map((c) => c / 100);
+        expect(sumAmounts(vs)).toBe(viaDecimal(vs));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(sumAmounts([0.1, 0.2])).toBe(0.3);
+  });
+
+  it('falls back to Decimal for sub-cent values, strings and Decimals', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { maxLength: 20 }), (vs) => {
+        expect(sumAmounts(vs)).toBe(viaDecimal(vs));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(sumAmounts([0.005, 0.005, '1.10', null, undefined])).toBe(1.11);
+    expect(sumAmounts([0.004, 0.001])).toBe(0.01);
   });
 });
