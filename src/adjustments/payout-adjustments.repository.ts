@@ -181,7 +181,11 @@ export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustme
   }
 
   /** INTERIM balance (see LineItemsRepository.vendorMoneySums): Σ UNPAID and Σ PAID up to `now`. */
-  async vendorSums(scope: ShopScope, vendorId: Types.ObjectId, now: Date): Promise<{ unpaid: number; paid: number }> {
+  async vendorSums(
+    scope: ShopScope,
+    vendorId: Types.ObjectId,
+    now: Date,
+  ): Promise<{ unpaid: number; paid: number }> {
     const rows = await this.model
       .aggregate<{ _id: AdjustmentStatus; amount: number }>([
         {

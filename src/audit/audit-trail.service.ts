@@ -94,7 +94,9 @@ export class AuditTrail {
     const stamp = this.begin();
     if (!stamp) return;
     try {
-      await this.events.store(scope, [auditRecord(scope.shopId, stamp, { action, resource, before: null, after })]);
+      await this.events.store(scope, [
+        auditRecord(scope.shopId, stamp, { action, resource, before: null, after }),
+      ]);
     } catch (err) {
       this.logger.warn({ err: (err as Error)?.message, action }, 'Audit event of a read not stored');
     }
