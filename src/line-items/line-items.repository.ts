@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import type { Readable } from 'node:stream';
+import type { Cursor, QueryOptions } from 'mongoose';
 import type { CursorRows, CursorWindow } from '../common/pagination';
 import { ModelOutbox, withOutbox } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
@@ -44,8 +44,8 @@ import {
 /** Rows per cursor batch of an export: large enough to keep round trips few, small in memory. */
 const EXPORT_BATCH_SIZE = 500;
 
-/** A database cursor over money rows: a Readable in object mode (destroy it when abandoned). */
-export type RowCursor = Readable & AsyncIterable<MoneyRowSource>;
+/** A database cursor over money rows: a Readable in object mode (close it when abandoned). */
+export type RowCursor = Cursor<MoneyRowSource, QueryOptions<LineItem>>;
 
 /**
  * The only repository of the line_items collection. Ingestion, updates and recalculation write
@@ -187,13 +187,11 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
    * rows arrive in batches and are written as they come, never held all at once).
    */
   streamPayoutRows(scope: ShopScope, filter: PayoutRowFilter): RowCursor {
-    return this.streamScoped<MoneyRowSource>(
-      scope,
-      payoutRowsWhere(filter),
-      NEWEST_ORDER_FIRST,
-      MONEY_ROW_PROJECTION,
-      EXPORT_BATCH_SIZE,
-    );
+    return this.model
+      .find(this.scoped(scope, payoutRowsWhere(filter)), MONEY_ROW_PROJECTION)
+      .sort(NEWEST_ORDER_FIRST)
+      .lean<MoneyRowSource[]>()
+      .cursor({ batchSize: EXPORT_BATCH_SIZE });
   }
 
   /** One window of the caller's payout rows with every figure (GET /v2/payouts, cursor paging). */
@@ -222,13 +220,11 @@ export class LineItemsRepository extends TenantRepository<LineItem> {
 
   /** The same rows as a cursor, for the statement's CSV. */
   streamBatchRows(scope: ShopScope, batchId: string, vendorId: Types.ObjectId): RowCursor {
-    return this.streamScoped<MoneyRowSource>(
-      scope,
-      { batchId, vendorId },
-      STATEMENT_ORDER,
-      MONEY_ROW_PROJECTION,
-      EXPORT_BATCH_SIZE,
-    );
+    return this.model
+      .find(this.scoped(scope, { batchId, vendorId }), MONEY_ROW_PROJECTION)
+      .sort(STATEMENT_ORDER)
+      .lean<MoneyRowSource[]>()
+      .cursor({ batchSize: EXPORT_BATCH_SIZE });
   }
 
   /**

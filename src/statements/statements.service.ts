@@ -64,7 +64,7 @@ export class StatementsService {
     const lines = Readable.from(statementLines(batch, rows, adjustments.map(adjustmentStatementRow)));
     const started = performance.now();
     const stream = csvStream(STATEMENT_CSV_COLUMNS, lines, (count, err) => {
-      if (err) rows.destroy();
+      if (err) rows.close().catch(() => undefined);
       reportExport({
         kind: 'statement',
         rows: count,
