@@ -18,6 +18,7 @@ import { MerchantKeysModule } from './merchant-keys/merchant-keys.module';
 import { OpsModule } from './ops/ops.module';
 import { OrdersModule } from './orders/orders.module';
 import { PayoutsModule } from './payouts/payouts.module';
+import { StatementsModule } from './statements/statements.module';
 import { ProcessorsModule } from './processors.module';
 import { ProductsModule } from './products/products.module';
 import { QueuesModule } from './queues/queues.module';
@@ -56,6 +57,7 @@ export const FEATURE_MODULES = [
   IngestionModule,
   FulfillmentsModule,
   PayoutsModule,
+  StatementsModule,
   AdjustmentsModule,
   TransfersModule,
   JobsModule,

@@ -245,3 +245,8 @@ module.exports = async function payouts(server) {
     await client.close();
   }
 };
+
+// The seeding helpers, for the money benches (money.bench.js).
+module.exports.lineItem = lineItem;
+module.exports.seedVendors = seedVendors;
+module.exports.insertChunked = insertChunked;

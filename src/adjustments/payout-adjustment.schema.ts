@@ -69,7 +69,7 @@ PayoutAdjustmentSchema.index({ shopId: 1, vendorId: 1, status: 1, type: 1, ...NE
 // The payout engine: a vendor's UNPAID adjustments up to a cut-off, the vendors that have some, a batch's.
 PayoutAdjustmentSchema.index({ shopId: 1, vendorId: 1, status: 1, customItemDate: 1 });
 PayoutAdjustmentSchema.index({ shopId: 1, status: 1, customItemDate: 1 });
-PayoutAdjustmentSchema.index({ shopId: 1, batchId: 1, status: 1 });
+PayoutAdjustmentSchema.index({ shopId: 1, batchId: 1, status: 1, vendorId: 1 });
 
 /** Per-shop sequence behind `customId` (one document per shop, `_id` = `adjustments:<shopId>`). */
 @Schema({ collection: 'payout_adjustment_sequences', versionKey: false })

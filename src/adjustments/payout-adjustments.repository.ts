@@ -195,4 +195,15 @@ export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustme
       .lean<PayableAdjustment[]>()
       .exec();
   }
+
+  /**
+   * The adjustments a batch settled, for its statement. `vendorId` is the batch's vendor, so shop
+   * and vendor callers read the same index (a vendor scope merges the same value).
+   */
+  settledByBatch(scope: ShopScope, batchId: string, vendorId: Types.ObjectId): Promise<PayoutAdjustment[]> {
+    return this.model
+      .find(this.scoped(scope, { batchId, status: 'PAID', vendorId }))
+      .lean<PayoutAdjustment[]>()
+      .exec();
+  }
 }

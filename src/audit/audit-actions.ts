@@ -39,6 +39,9 @@ export const AUDIT_ACTIONS = [
   'payout_batch.create',
   'payout_batch.carry_forward',
   'refund.record',
+  // A read worth a trace: money data leaving the system as a file (CSV statement or export).
+  'payout_batch.statement.export',
+  'shop.payouts.export',
   'merchant_key.create',
   'merchant_key.rotate',
   'merchant_key.revoke',

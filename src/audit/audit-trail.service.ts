@@ -119,6 +119,27 @@ export class AuditTrail {
   }
 
   /**
+   * An event that changes no document (an export: money data leaving as a file). There is no write
+   * for it to diverge from, so it is stored at once; a failure is logged, never fails the export.
+   */
+  async recordNow(
+    scope: ShopScope,
+    action: AuditAction,
+    resource: { type: AuditResourceType; id: string | Types.ObjectId },
+    after: View,
+  ): Promise<void> {
+    const stamp = this.begin();
+    if (!stamp) return;
+    try {
+      await this.events.store(scope, [
+        auditRecord(scope.shopId, stamp, { action, resource, before: null, after }),
+      ]);
+    } catch (err) {
+      this.logger.warn({ err: (err as Error)?.message, action }, 'Audit event of a read not stored');
+    }
+  }
+
+  /**
    * After the write: stores the events of the documents it reached and empties their outboxes.
    * `applied`: `all` when every document matched its write, the ids known to carry it (an update
    * that returned the document), or `check` to ask the collection which documents carry the stamp.

@@ -1,6 +1,7 @@
 import type { Types } from 'mongoose';
 import type { AuditRecord } from '../audit/audit-record';
 import type { LineItem, PayoutStatus, RowType } from './line-item.schema';
+import { LINE_FIGURE_FIELDS, type LineFigureField } from './dto/line-figures.dto';
 
 /**
  * The shapes in which LineItemsRepository hands out line items to each caller, with the projection
@@ -66,6 +67,67 @@ export const PAYOUT_ROW_PROJECTION = projectionOf<PayoutRowSource>([
   'batchId',
   'orderCreatedAt',
 ]);
+
+/**
+ * The refund fields of a row (refund ingestion writes them on refund rows; absent on sale rows
+ * and on every row written before refunds were ingested).
+ */
+export interface RefundRowFields {
+  type?: RowType;
+  refundId?: string | null;
+  refundLineItemId?: string | null;
+  refundedQuantity?: number | null;
+}
+
+/** A row with its source ids and every figure: statements, CSV exports and the vendor's own list. */
+export type MoneyRowSource = Pick<
+  LineItem,
+  | '_id'
+  | 'orderId'
+  | 'lineItemId'
+  | 'orderName'
+  | 'orderNumber'
+  | 'orderCreatedAt'
+  | 'vendorId'
+  | 'vendorName'
+  | 'name'
+  | 'sku'
+  | 'quantity'
+  | LineFigureField
+  | 'paid'
+  | 'balance'
+  | 'payoutStatus'
+  | 'fulfillmentStatus'
+  | 'batchId'
+  | 'batchPaidAmount'
+> &
+  RefundRowFields;
+
+export const MONEY_ROW_PROJECTION: Record<string, 1> = {
+  ...projectionOf<MoneyRowSource>([
+    'orderId',
+    'lineItemId',
+    'orderName',
+    'orderNumber',
+    'orderCreatedAt',
+    'vendorId',
+    'vendorName',
+    'name',
+    'sku',
+    'quantity',
+    ...LINE_FIGURE_FIELDS,
+    'paid',
+    'balance',
+    'payoutStatus',
+    'fulfillmentStatus',
+    'batchId',
+    'batchPaidAmount',
+  ]),
+  type: 1,
+  refundId: 1,
+  refundLineItemId: 1,
+  refundedQuantity: 1,
+};
 
 /** What the payout engine reads of a payable line item. */
 export type PayableLineItem = Pick<LineItem, '_id' | 'paid' | 'balance'>;

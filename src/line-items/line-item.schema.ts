@@ -161,9 +161,13 @@ LineItemSchema.index({ shopId: 1, sku: 1, orderCreatedAt: 1, _id: 1 });
 LineItemSchema.index({ shopId: 1, vendorName: 1 });
 // A batch's rows (claimed or paid), and those it still holds unpaid (released when it carries forward).
 LineItemSchema.index({ shopId: 1, batchId: 1, frozen: 1 });
-// GET /v1/payouts
+// A batch's settled rows in statement order (also "what a batch paid").
+LineItemSchema.index({ shopId: 1, batchId: 1, vendorId: 1, orderCreatedAt: 1, _id: 1 });
+// GET /v1/payouts, its CSV export and GET /v2/payouts (line-item-queries.ts, payoutRowsWhere):
+// status-filtered lists (absent enums as `$in`), the vendor's rows, and one range each for the
+// unfiltered first look, a type, and a status alone. `type` is sent as `$in` with null: a sale row
+// stored before refund rows existed has none.
 const NEWEST = { orderCreatedAt: -1, _id: -1 } as const;
-// (`type` sent as `$in` when not filtered; a sale row stored before refund rows existed has none: null)
 LineItemSchema.index({ shopId: 1, inPayouts: 1, payoutStatus: 1, fulfillmentStatus: 1, type: 1, ...NEWEST });
 LineItemSchema.index({
   shopId: 1,
@@ -174,6 +178,10 @@ LineItemSchema.index({
   type: 1,
   ...NEWEST,
 });
+LineItemSchema.index({ shopId: 1, inPayouts: 1, vendorId: 1, type: 1, ...NEWEST });
+LineItemSchema.index({ shopId: 1, inPayouts: 1, ...NEWEST });
+LineItemSchema.index({ shopId: 1, inPayouts: 1, payoutStatus: 1, ...NEWEST });
+LineItemSchema.index({ shopId: 1, inPayouts: 1, type: 1, ...NEWEST });
 // GET /v1/fulfillments (without and with a shipment status filter)
 LineItemSchema.index({ shopId: 1, financialStatus: 1, fulfillmentStatus: 1, ...NEWEST });
 LineItemSchema.index({ shopId: 1, financialStatus: 1, vendorId: 1, fulfillmentStatus: 1, ...NEWEST });

@@ -1,6 +1,8 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
+import type { Cursor, QueryOptions } from 'mongoose';
+import type { CursorRows, CursorWindow } from '../common/pagination';
 import { ModelOutbox, withOutbox } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope, TenantRepository } from '../common/tenancy';
@@ -17,6 +19,8 @@ import {
   FulfillmentRowFilter,
   FulfillmentRowSource,
   GuardedSet,
+  MONEY_ROW_PROJECTION,
+  MoneyRowSource,
   PAYOUT_ROW_PROJECTION,
   PayableLineItem,
   PayoutRowFilter,
@@ -35,8 +39,15 @@ import {
   payable,
   payoutRowsWhere,
   REPORT_SUMS_GROUP,
+  STATEMENT_ORDER,
   vendorReportWhere,
 } from './line-item-queries';
+
+/** Rows per cursor batch of an export: large enough to keep round trips few, small in memory. */
+const EXPORT_BATCH_SIZE = 500;
+
+/** A database cursor over money rows: a Readable in object mode (close it when abandoned). */
+export type RowCursor = Cursor<MoneyRowSource, QueryOptions<LineItem>>;
 
 /**
  * The only repository of the line_items collection. Ingestion, updates and recalculation write
@@ -192,14 +203,71 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
 
   /**
    * Payout rows newest first: line items of a vendor on paid orders (and any line a batch already
-   * paid, whatever happened to the order since).
+   * paid, whatever happened to the order since). The page and the count run side by side: a full
+   * first page needs both, and the count is the costlier half on a large shop.
    */
-  payoutRows(
+  async payoutRows(
     scope: ShopScope,
     filter: PayoutRowFilter,
     page: { offset: number; limit: number },
   ): Promise<{ total: number; items: PayoutRowSource[] }> {
-    return this.offsetPage(scope, payoutRowsWhere(filter), NEWEST_ORDER_FIRST, page, PAYOUT_ROW_PROJECTION);
+    const where = this.scoped(scope, payoutRowsWhere(filter));
+    const [items, total] = await Promise.all([
+      this.model
+        .find(where, PAYOUT_ROW_PROJECTION)
+        .sort(NEWEST_ORDER_FIRST)
+        .skip(page.offset)
+        .limit(page.limit)
+        .lean<PayoutRowSource[]>()
+        .exec(),
+      this.model.countDocuments(where).exec(),
+    ]);
+    return { total, items };
+  }
+
+  /**
+   * Every payout row of the filter, newest first, as a database cursor (the CSV export streams it:
+   * rows arrive in batches and are written as they come, never held all at once).
+   */
+  streamPayoutRows(scope: ShopScope, filter: PayoutRowFilter): RowCursor {
+    return this.model
+      .find(this.scoped(scope, payoutRowsWhere(filter)), MONEY_ROW_PROJECTION)
+      .sort(NEWEST_ORDER_FIRST)
+      .lean<MoneyRowSource[]>()
+      .cursor({ batchSize: EXPORT_BATCH_SIZE });
+  }
+
+  /** One window of the caller's payout rows with every figure (GET /v2/payouts, cursor paging). */
+  moneyRowsPage(
+    scope: ShopScope,
+    filter: PayoutRowFilter,
+    window: CursorWindow,
+  ): Promise<CursorRows<MoneyRowSource>> {
+    return this.cursorPage<MoneyRowSource>(scope, payoutRowsWhere(filter), window, {
+      timeField: 'orderCreatedAt',
+      projection: MONEY_ROW_PROJECTION,
+    });
+  }
+
+  /**
+   * The rows a batch settled (sale and refund rows carrying its id), oldest first. `vendorId` is the
+   * batch's vendor: it keeps the read on the batch index for shop and vendor callers alike.
+   */
+  batchRows(scope: ShopScope, batchId: string, vendorId: Types.ObjectId): Promise<MoneyRowSource[]> {
+    return this.model
+      .find(this.scoped(scope, { batchId, vendorId }), MONEY_ROW_PROJECTION)
+      .sort(STATEMENT_ORDER)
+      .lean<MoneyRowSource[]>()
+      .exec();
+  }
+
+  /** The same rows as a cursor, for the statement's CSV. */
+  streamBatchRows(scope: ShopScope, batchId: string, vendorId: Types.ObjectId): RowCursor {
+    return this.model
+      .find(this.scoped(scope, { batchId, vendorId }), MONEY_ROW_PROJECTION)
+      .sort(STATEMENT_ORDER)
+      .lean<MoneyRowSource[]>()
+      .cursor({ batchSize: EXPORT_BATCH_SIZE });
   }
 
   /**

@@ -11,6 +11,7 @@ import { onJobRun, Queues } from '../queues/jobs';
 import { onProviderCall } from '../transfers/rails/provider-calls';
 import { onTransferMoved } from '../transfers/transfer-signals';
 import { RefundMetrics } from '../refunds/refund-metrics';
+import { onExport } from '../common/csv/export-events';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 /** Scrapes do not wait longer than this on Redis or MongoDB (a gauge keeps its last value). */
@@ -32,6 +33,7 @@ export class MetricsService implements OnModuleDestroy {
   private readonly scrapeErrors: Counter<'source'>;
   private readonly unsubscribe: () => void;
   private readonly unsubscribeRails: Array<() => void>;
+  private readonly unsubscribeExports: () => void;
   private deliveryStats: { at: number; counts: Record<string, number>; oldest: Date | null } | null = null;
 
   constructor(
@@ -152,6 +154,27 @@ export class MetricsService implements OnModuleDestroy {
         run.seconds,
       ),
     );
+    this.unsubscribeExports = this.subscribeExports();
+  }
+
+  /** CSV exports (payout lists, statements): how many, how they ended, how many rows left. */
+  private subscribeExports(): () => void {
+    const exports = new Counter({
+      name: 'marketplace_exports_total',
+      help: 'CSV exports by kind (payouts, statement) and outcome (ok: every row written; error: stopped)',
+      labelNames: ['kind', 'outcome'],
+      registers: [this.registry],
+    });
+    const rows = new Counter({
+      name: 'marketplace_export_rows_total',
+      help: 'Rows written by CSV exports, by kind',
+      labelNames: ['kind'],
+      registers: [this.registry],
+    });
+    return onExport((run) => {
+      exports.inc({ kind: run.kind, outcome: run.ok ? 'ok' : 'error' });
+      rows.inc({ kind: run.kind }, run.rows);
+    });
   }
 
   /** Times every HTTP request of the API (route template, never the raw URL: bounded labels). */
@@ -180,6 +203,7 @@ export class MetricsService implements OnModuleDestroy {
   onModuleDestroy(): void {
     this.unsubscribe();
     this.unsubscribeRails.forEach((u) => u());
+    this.unsubscribeExports();
     this.registry.clear();
   }
 

@@ -139,16 +139,6 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
     return this.findOneById(scope, id);
   }
 
-  /** The vendor's batches newest first (its statements' history; the last one carried forward or not). */
-  latestForVendor(scope: ShopScope, vendorId: Types.ObjectId, limit: number): Promise<PayoutBatch[]> {
-    return this.model
-      .find(this.scoped(scope, { vendorId, status: { $in: BATCH_STATUSES } }))
-      .sort({ createdAt: -1, _id: -1 })
-      .limit(limit)
-      .lean<PayoutBatch[]>()
-      .exec();
-  }
-
   /** Every settled batch of the vendor (reconcile). */
   settledForVendor(scope: ShopScope, vendorId: Types.ObjectId): Promise<PayoutBatch[]> {
     return this.model

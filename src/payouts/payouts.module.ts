@@ -18,6 +18,8 @@ import { PayoutEngine } from './payout-engine.service';
 import { PayoutsService } from './payouts.service';
 import { SystemPayoutBatchesRepository } from './system-payout-batches.repository';
 import { PayoutsV1Controller } from './payouts.v1.controller';
+import { PayoutsV2Controller } from './payouts.v2.controller';
+import { VendorMoneyService } from './vendor-money.service';
 import { VendorReportService } from './vendor-report.service';
 import { VendorReportV1Controller } from './vendor-report.v1.controller';
 
@@ -36,7 +38,12 @@ import { VendorReportV1Controller } from './vendor-report.v1.controller';
       { name: VendorBalance.name, schema: VendorBalanceSchema },
     ]),
   ],
-  controllers: [PayoutsV1Controller, VendorReportV1Controller, VendorBalanceV1Controller],
+  controllers: [
+    PayoutsV1Controller,
+    PayoutsV2Controller,
+    VendorReportV1Controller,
+    VendorBalanceV1Controller,
+  ],
   providers: [
     PayoutBatchesRepository,
     PayoutEngine,
@@ -47,6 +54,7 @@ import { VendorReportV1Controller } from './vendor-report.v1.controller';
     VendorBalancesRepository,
     VendorBalanceService,
     PayoutReconcileService,
+    VendorMoneyService,
     {
       provide: PayoutEngineOptions,
       inject: [jobsConfig.KEY],
@@ -56,6 +64,12 @@ import { VendorReportV1Controller } from './vendor-report.v1.controller';
       }),
     },
   ],
-  exports: [PayoutEngine, SystemPayoutBatchesRepository, VendorBalanceService, PayoutReconcileService],
+  exports: [
+    PayoutEngine,
+    SystemPayoutBatchesRepository,
+    PayoutBatchesRepository,
+    VendorBalanceService,
+    PayoutReconcileService,
+  ],
 })
 export class PayoutsModule {}

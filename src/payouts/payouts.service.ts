@@ -17,6 +17,20 @@ import { toPayoutBatchResponse, toPayoutRow } from './payout.mapper';
 import { PayoutBatchesRepository } from './payout-batches.repository';
 import { BatchAudit, PayoutEngine } from './payout-engine.service';
 import type { AuditRecord } from '../audit/audit-record';
+import type { Readable } from 'node:stream';
+import { csvStream, reportExport } from '../common/csv';
+import type { PayoutRowFilter } from '../line-items/line-item-views';
+import { PAYOUT_EXPORT_COLUMNS } from './payout-export.columns';
+
+/** The rows a payout list query selects (the page and the CSV export alike). */
+function payoutFilter(q: PayoutListQueryDto): PayoutRowFilter {
+  return {
+    ...vendorDayRangeFilter(q),
+    payoutStatus: q.status,
+    fulfillmentStatus: q.fulfillment,
+    type: q.type,
+  };
+}
 
 @Injectable()
 export class PayoutsService {
@@ -28,17 +42,38 @@ export class PayoutsService {
   ) {}
 
   async list(scope: ShopScope, q: PayoutListQueryDto): Promise<PayoutListDto> {
-    const { total, items } = await this.lineItems.payoutRows(
-      scope,
-      {
-        ...vendorDayRangeFilter(q),
-        payoutStatus: q.status,
-        fulfillmentStatus: q.fulfillment,
-        type: q.type,
-      },
-      q,
-    );
+    const { total, items } = await this.lineItems.payoutRows(scope, payoutFilter(q), q);
     return { total, nextOffset: nextOffset(q, total), payouts: items.map(toPayoutRow) };
+  }
+
+  /**
+   * Every row of the list's filters (every page: `limit`/`offset` do not apply) as CSV, streamed
+   * from a database cursor. The export is audited when it starts (who took which rows out).
+   */
+  async exportCsv(scope: ShopScope, q: PayoutListQueryDto): Promise<Readable> {
+    await this.audit.recordNow(
+      scope,
+      'shop.payouts.export',
+      { type: 'shop', id: scope.shopId },
+      {
+        format: 'csv',
+        filters: {
+          vendorId: q.vendorId,
+          start: q.start,
+          end: q.end,
+          status: q.status,
+          fulfillment: q.fulfillment,
+          type: q.type,
+        },
+      },
+    );
+    const started = performance.now();
+    return csvStream(
+      PAYOUT_EXPORT_COLUMNS,
+      this.lineItems.streamPayoutRows(scope, payoutFilter(q)),
+      (rows, err) =>
+        reportExport({ kind: 'payouts', rows, ok: !err, seconds: (performance.now() - started) / 1000 }),
+    );
   }
 
   /**

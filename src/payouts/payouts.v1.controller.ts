@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, StreamableFile } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Scope, V1Auth } from '../common/auth/auth.decorators';
 import { ApiV1Errors, notFound } from '../common/http/api-errors.decorator';
@@ -13,6 +13,8 @@ import {
 import { PayoutListDto, PayoutListQueryDto } from './dto/payout.dto';
 import { PayoutsService } from './payouts.service';
 import { ObjectIdParam } from '../common/http/params';
+import { ApiJsonOrCsvOk, csvFile, describeColumns, AcceptsCsv } from '../common/csv';
+import { PAYOUT_EXPORT_COLUMNS } from './payout-export.columns';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 
 @ApiTags('Payouts')
@@ -27,11 +29,29 @@ export class PayoutsV1Controller {
     summary: 'Payout line items: what each vendor is owed, has been paid and has outstanding',
     description:
       'Line items of paid orders (and lines a batch already paid), newest order first. ' +
-      '`start`/`end` are UTC calendar days, both inclusive.',
+      '`start`/`end` are UTC calendar days, both inclusive. With `Accept: text/csv` the answer is every row ' +
+      'of the same filters (all pages: `limit` and `offset` do not apply), streamed as CSV; the export is ' +
+      'recorded in the audit trail (`shop.payouts.export`).',
   })
-  @ApiOkResponse({ type: PayoutListDto })
+  @ApiJsonOrCsvOk({
+    json: PayoutListDto,
+    description: 'One page of payout rows.',
+    columns: describeColumns(PAYOUT_EXPORT_COLUMNS),
+    example:
+      'rowId,type,date,vendorId,vendorName,orderId,orderName,lineItemId,refundId,refundLineItemId,lineItemName,sku,quantity,' +
+      'sales,discount,salesAfterDiscount,tax,shipping,commission,costOfItem,taxOnCommissions,tcs,totalGlobalDeductions,' +
+      'deduction,payout,paid,balance,payoutStatus,fulfillmentStatus,batchId\r\n' +
+      '6741a0c2d3e4f5a6b7c8d9e1,sale,2026-11-20T09:30:00.000Z,6740b9f1c2a4e15b3c9d0a21,acme apparel,5549201834154,#1042,' +
+      '13601741586602,,,"Tote, canvas",ACME-TOTE,2,100.00,0.00,100.00,0.00,0.00,10.00,0.00,0.00,0.00,0.00,0.00,90.00,' +
+      '0.00,90.00,unpaid,unfulfilled,\r\n',
+  })
   @ApiV1Errors(422)
-  list(@Scope() scope: ShopScope, @Query() query: PayoutListQueryDto): Promise<PayoutListDto> {
+  async list(
+    @Scope() scope: ShopScope,
+    @Query() query: PayoutListQueryDto,
+    @AcceptsCsv() csv: boolean,
+  ): Promise<PayoutListDto | StreamableFile> {
+    if (csv) return csvFile(await this.payouts.exportCsv(scope, query), 'payouts.csv');
     return this.payouts.list(scope, query);
   }
 

@@ -64,6 +64,12 @@ describe('netting and vendor balances (e2e)', () => {
     expect(await s.balance()).toMatchObject({ due: 0, paidToDate: 90 + 18, carriedForward: 0 });
     const refundRow = (await s.rows('&type=refund'))[0];
     expect(refundRow).toMatchObject({ payoutStatus: 'paid', paid: -45, balance: 0, batchId: third._id });
+    // Its statement: the −27.00 carried in is the refund and the 18.00 sale, settled and listed here.
+    const statement = (await t.api.get(`/v1/payouts/batches/${third._id}/statement`, { token: s.shop.token }))
+      .body;
+    expect(statement.rows.map((r: { kind: string }) => r.kind).sort()).toEqual(['refund', 'sale', 'sale']);
+    expect(statement).toMatchObject({ openingBalance: -27, paid: amount(paid), closingBalance: 0 });
+    expect(statement.totals).toMatchObject({ refunds: -45, net: amount(paid) });
     await s.reconcile();
 
     // the audit trail: the refund recorded by the platform, the batch carried forward

@@ -18,6 +18,7 @@ export function lineItem(overrides: Partial<LineItem> & { orderId: number; lineI
     refundedQuantity: null,
     vendorId: null,
     vendorName: null,
+    type: 'sale',
     orderName: `#${overrides.orderId}`,
     orderNumber: overrides.orderId,
     orderCreatedAt: new Date('2026-11-01T10:00:00.000Z'),

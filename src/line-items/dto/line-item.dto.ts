@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PAYOUT_STATUSES, PayoutStatus, ROW_TYPES, RowType } from '../line-item.schema';
+import { LineFiguresDto } from './line-figures.dto';
 
 export class LineItemFulfillmentDto {
   @ApiProperty({ example: 'success' })
@@ -27,8 +28,8 @@ export class LineItemFulfillmentDto {
   deliveredAt!: string | null;
 }
 
-/** A calculated line item (spec §2.4): identifiers, the order context and every figure. */
-export class LineItemDto {
+/** A calculated line item (spec §2.4): identifiers, the order context and every figure (LineFiguresDto). */
+export class LineItemDto extends LineFiguresDto {
   @ApiProperty({
     enum: ROW_TYPES,
     description:
@@ -110,32 +111,8 @@ export class LineItemDto {
   price!: number;
   @ApiProperty({ example: 2 })
   quantity!: number;
-  @ApiProperty({ example: 40 })
-  sales!: number;
-  @ApiProperty({ example: 4 })
-  discount!: number;
-  @ApiProperty({ example: 36 })
-  salesAfterDiscount!: number;
-  @ApiProperty({ example: 3.6 })
-  tax!: number;
-  @ApiProperty({ example: 4.99 })
-  shipping!: number;
-  @ApiProperty({ example: 3.6 })
-  commission!: number;
   @ApiProperty({ type: String, nullable: true, example: 'vendor:percentage:10' })
   commissionPlan!: string | null;
-  @ApiProperty({ example: 12.5 })
-  costOfItem!: number;
-  @ApiProperty({ example: 0 })
-  taxOnCommissions!: number;
-  @ApiProperty({ example: 0 })
-  tcs!: number;
-  @ApiProperty({ example: 0 })
-  totalGlobalDeductions!: number;
-  @ApiProperty({ example: 0 })
-  deduction!: number;
-  @ApiProperty({ example: 32.4 })
-  payout!: number;
   @ApiProperty({ description: 'salesAfterDiscount − costOfItem', example: 23.5 })
   profit!: number;
   @ApiProperty({ example: 0 })

@@ -1,0 +1,4 @@
+export * from './csv';
+export * from './content-negotiation';
+export * from './export-events';
+export * from './csv-response';

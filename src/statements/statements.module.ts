@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { AdjustmentsModule } from '../adjustments/adjustments.module';
+import { LineItemsModule } from '../line-items/line-items.module';
+import { PayoutsModule } from '../payouts/payouts.module';
+import { StatementsService } from './statements.service';
+import { StatementsV1Controller } from './statements.v1.controller';
+import { StatementsV2Controller } from './statements.v2.controller';
+
+/**
+ * Statements (STYLE: line-items → payouts → statements): what a batch settled, as JSON and CSV.
+ * Reads batches, rows and adjustments through their own features' repositories; owns no collection.
+ */
+@Module({
+  imports: [AdjustmentsModule, LineItemsModule, PayoutsModule],
+  controllers: [StatementsV1Controller, StatementsV2Controller],
+  providers: [StatementsService],
+})
+export class StatementsModule {}

@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import { Readable } from 'node:stream';
+import { PayoutAdjustmentsRepository } from '../adjustments/payout-adjustments.repository';
+import { AuditTrail } from '../audit/audit-trail.service';
+import { csvStream, reportExport } from '../common/csv';
+import { NotFoundError } from '../common/errors';
+import { sumAmounts } from '../common/money';
+import type { ShopScope } from '../common/tenancy';
+import type { MoneyRowSource } from '../line-items/line-item-views';
+import { LineItemsRepository } from '../line-items/line-items.repository';
+import { PayoutBatchesRepository } from '../payouts/payout-batches.repository';
+import type { StatementDto } from './dto/statement.dto';
+import { STATEMENT_CSV_COLUMNS, type StatementCsvLine } from './statement.columns';
+import {
+  adjustmentStatementRow,
+  buildStatement,
+  closingOf,
+  openingOf,
+  paidBy,
+  sortAdjustments,
+  type StatementBatch,
+  toStatementRow,
+} from './statement.mapper';
+
+/**
+ * Statements: what one payout batch settled, read from the rows and adjustments that carry the
+ * batch's id. Shop tokens read any batch of the shop, vendor tokens only their own (the batch is
+ * looked up in the caller's scope: another vendor's batch is a 404).
+ */
+@Injectable()
+export class StatementsService {
+  constructor(
+    private readonly batches: PayoutBatchesRepository,
+    private readonly lineItems: LineItemsRepository,
+    private readonly adjustments: PayoutAdjustmentsRepository,
+    private readonly audit: AuditTrail,
+  ) {}
+
+  async statement(scope: ShopScope, batchId: string): Promise<StatementDto> {
+    const batch = await this.batch(scope, batchId);
+    const [rows, adjustments] = await Promise.all([
+      this.lineItems.batchRows(scope, String(batch._id), batch.vendorId),
+      this.adjustments.settledByBatch(scope, String(batch._id), batch.vendorId),
+    ]);
+    return buildStatement(batch, rows, adjustments);
+  }
+
+  /**
+   * The statement as CSV, its rows streamed from a database cursor between the opening balance
+   * line and the closing lines (computed as the rows pass). Audited when it starts.
+   */
+  async statementCsv(scope: ShopScope, batchId: string): Promise<{ stream: Readable; filename: string }> {
+    const batch = await this.batch(scope, batchId);
+    const adjustments = sortAdjustments(
+      await this.adjustments.settledByBatch(scope, String(batch._id), batch.vendorId),
+    );
+    await this.audit.recordNow(
+      scope,
+      'payout_batch.statement.export',
+      { type: 'payout_batch', id: batch._id },
+      { format: 'csv', vendorId: String(batch.vendorId), periodEnd: batch.periodEnd },
+    );
+    const rows = this.lineItems.streamBatchRows(scope, String(batch._id), batch.vendorId);
+    const lines = Readable.from(statementLines(batch, rows, adjustments.map(adjustmentStatementRow)));
+    const started = performance.now();
+    const stream = csvStream(STATEMENT_CSV_COLUMNS, lines, (count, err) => {
+      if (err) rows.close().catch(() => undefined);
+      reportExport({
+        kind: 'statement',
+        rows: count,
+        ok: !err,
+        seconds: (performance.now() - started) / 1000,
+      });
+    });
+    return { stream, filename: `statement-${batch.periodEnd}-${String(batch._id)}.csv` };
+  }
+
+  private async batch(scope: ShopScope, id: string): Promise<StatementBatch> {
+    const batch = await this.batches.findById(scope, id);
+    if (!batch) throw new NotFoundError('Payout batch');
+    return batch;
+  }
+}
+
+/** The CSV's lines in order; the net is summed as the rows stream by (no row is kept). */
+async function* statementLines(
+  batch: StatementBatch,
+  rows: AsyncIterable<MoneyRowSource>,
+  adjustments: ReturnType<typeof adjustmentStatementRow>[],
+): AsyncGenerator<StatementCsvLine> {
+  const about = {
+    batchId: String(batch._id),
+    vendorId: String(batch.vendorId),
+    vendorName: batch.vendorName,
+  };
+  const balanceLine = (kind: StatementCsvLine['kind'], amount: number, description: string) => ({
+    ...about,
+    kind,
+    date: batch.cutoff.toISOString(),
+    rowId: String(batch._id),
+    orderId: null,
+    orderName: null,
+    lineItemId: null,
+    refundId: null,
+    refundLineItemId: null,
+    adjustmentId: null,
+    description,
+    sku: null,
+    quantity: null,
+    figures: null,
+    amount,
+  });
+  yield balanceLine('opening_balance', openingOf(batch), `Opening balance, period to ${batch.periodEnd}`);
+  let net = 0;
+  for await (const r of rows) {
+    const line = toStatementRow(r);
+    net = sumAmounts([net, line.amount]);
+    yield { ...about, ...line };
+  }
+  for (const a of adjustments) {
+    net = sumAmounts([net, a.amount]);
+    yield { ...about, ...a };
+  }
+  yield balanceLine('paid', -paidBy(batch), `Paid by the batch (${batch.status})`);
+  yield balanceLine('closing_balance', closingOf(batch, net), 'Closing balance');
+}

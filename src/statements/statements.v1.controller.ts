@@ -1,0 +1,36 @@
+import { Controller, Get, Param, StreamableFile } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Scope, V1Auth } from '../common/auth/auth.decorators';
+import { ApiJsonOrCsvOk, csvFile, AcceptsCsv } from '../common/csv';
+import { ApiV1Errors, notFound } from '../common/http/api-errors.decorator';
+import { ObjectIdParam } from '../common/http/params';
+import type { ShopScope } from '../common/tenancy';
+import { StatementDto } from './dto/statement.dto';
+import { STATEMENT_CSV_DOC } from './statement.docs';
+import { StatementsService } from './statements.service';
+
+@ApiTags('Payouts')
+@V1Auth('shop')
+@Controller('v1/payouts/batches')
+export class StatementsV1Controller {
+  constructor(private readonly statements: StatementsService) {}
+
+  @Get(':id/statement')
+  @ApiOperation({
+    operationId: 'getPayoutBatchStatement',
+    summary: 'What a payout batch settled: opening balance, every row, totals, closing balance',
+    description: STATEMENT_CSV_DOC.operation,
+  })
+  @ObjectIdParam('id', '6742c1d2e3f4a5b6c7d8e9f0', 'Batch id')
+  @ApiJsonOrCsvOk({ json: StatementDto, ...STATEMENT_CSV_DOC.response })
+  @ApiV1Errors(notFound('Payout batch'))
+  async statement(
+    @Scope() scope: ShopScope,
+    @Param('id') id: string,
+    @AcceptsCsv() csv: boolean,
+  ): Promise<StatementDto | StreamableFile> {
+    if (!csv) return this.statements.statement(scope, id);
+    const { stream, filename } = await this.statements.statementCsv(scope, id);
+    return csvFile(stream, filename);
+  }
+}

@@ -1,0 +1,40 @@
+import { Controller, Get, Param, StreamableFile } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Scope, V2Auth } from '../common/auth/auth.decorators';
+import { ApiJsonOrCsvOk, csvFile, AcceptsCsv } from '../common/csv';
+import { ApiV2Errors, notFound } from '../common/http/api-errors.decorator';
+import { ok, type V2Envelope } from '../common/http/envelope';
+import { ObjectIdParam } from '../common/http/params';
+import type { ShopScope } from '../common/tenancy';
+import { StatementDto, StatementEnvelopeDto } from './dto/statement.dto';
+import { STATEMENT_CSV_DOC } from './statement.docs';
+import { StatementsService } from './statements.service';
+
+/** DESIGN §3: the vendor reads its own statements; a shop token reads any batch of the shop. */
+@ApiTags('Payouts')
+@Controller()
+export class StatementsV2Controller {
+  constructor(private readonly statements: StatementsService) {}
+
+  @Get('v2/payouts/batches/:id/statement')
+  @V2Auth('vendor', 'shop')
+  @ApiOperation({
+    operationId: 'getVendorPayoutStatement',
+    summary: 'A payout batch’s statement (a vendor token: only its own batches)',
+    description:
+      `${STATEMENT_CSV_DOC.operation} Another vendor’s batch answers 404 to a vendor token; a merchant token ` +
+      'is refused with 403.',
+  })
+  @ObjectIdParam('id', '6742c1d2e3f4a5b6c7d8e9f0', 'Batch id')
+  @ApiJsonOrCsvOk({ json: StatementEnvelopeDto, ...STATEMENT_CSV_DOC.response })
+  @ApiV2Errors(notFound('Payout batch'))
+  async statement(
+    @Scope() scope: ShopScope,
+    @Param('id') id: string,
+    @AcceptsCsv() csv: boolean,
+  ): Promise<V2Envelope<StatementDto> | StreamableFile> {
+    if (!csv) return ok(await this.statements.statement(scope, id));
+    const { stream, filename } = await this.statements.statementCsv(scope, id);
+    return csvFile(stream, filename);
+  }
+}
