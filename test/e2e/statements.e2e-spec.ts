@@ -303,7 +303,7 @@ describe('statements, CSV exports and the vendor’s own money (e2e)', () => {
       expect(res.status).toBe(200);
       const paid = linesA.reduce((x, l) => x + l.payout, 0n) + ADJ;
       expect(res.body.data).toMatchObject({ due: 0, pending: 0, paidToDate: num(paid), carriedForward: 0 });
-      expect(res.body.data.lastBatch._id).toBe(batchId);
+      expect(res.body.data.lastBatch.batchId).toBe(batchId);
     });
 
     it('a merchant token is refused (403) and a shop token cannot read a balance (403)', async () => {

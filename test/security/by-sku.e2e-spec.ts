@@ -18,6 +18,8 @@ describe('security: by-SKU updates are bounded (e2e)', () => {
   let orders: Array<ReturnType<typeof shopifyOrder>>;
 
   beforeAll(async () => {
+    // 5,200 lines of ingestion on a queue of its own: the other files' jobs never wait behind them.
+    process.env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX ?? 'mp-test'}-bysku-${process.pid}`;
     t = await startApp();
     shop = await createShop(t, 'sec-bysku');
     other = await createShop(t, 'sec-bysku-other');

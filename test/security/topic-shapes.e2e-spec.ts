@@ -32,7 +32,7 @@ describe('security: a body must fit its topic (e2e)', () => {
   it('a full product body replayed as products/delete → 400, rejected, the product still there', async () => {
     const p = shopifyProduct({ title: 'Keep me', vendor: 'Topic Vendor' });
     await deliver(t, shop, 'products/create', p);
-    expect(await productIds()).toContain(p.id);
+    expect(await productIds()).toContain(String(p.id));
 
     // The attacker captured the signed products/create body and re-posts it under a new webhook id.
     const forged = await sendWebhook(t, shop, 'products/delete', p);
@@ -41,7 +41,7 @@ describe('security: a body must fit its topic (e2e)', () => {
       error: expect.stringMatching(/^The body does not fit the topic products\/delete: it carries `title`/),
     });
     await new Promise((r) => setTimeout(r, 500)); // nothing is queued, but give a worker the chance
-    expect(await productIds()).toContain(p.id);
+    expect(await productIds()).toContain(String(p.id));
 
     const rejected = await deliveries('?state=rejected');
     expect(rejected.status).toBe(200);
@@ -63,7 +63,7 @@ describe('security: a body must fit its topic (e2e)', () => {
       },
     );
     expect(retry.status).toBe(409);
-    expect(await productIds()).toContain(p.id);
+    expect(await productIds()).toContain(String(p.id));
     // the other shop sees none of it
     expect((await deliveries('?state=rejected', other)).body.total).toBe(0);
     expect(
@@ -73,7 +73,7 @@ describe('security: a body must fit its topic (e2e)', () => {
 
     // The genuine delete payload still works.
     await deliver(t, shop, 'products/delete', { id: p.id });
-    expect(await productIds()).not.toContain(p.id);
+    expect(await productIds()).not.toContain(String(p.id));
   });
 
   it('an order without cancelled_at under orders/cancelled → 400, the order stays open', async () => {
@@ -97,6 +97,6 @@ describe('security: a body must fit its topic (e2e)', () => {
       lineItems: [{ sku: 'T-2', vendor: 'Topic Vendor', price: '1.00', quantity: 1 }],
     });
     expect((await sendWebhook(t, shop, 'products/update', order)).status).toBe(400);
-    expect(await productIds()).not.toContain(p.id);
+    expect(await productIds()).not.toContain(String(p.id));
   });
 });
