@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuditMaintenanceProcessor } from './audit/audit-maintenance.processor';
+import { EventsModule } from './events/events.module';
+import { EventsMaintenanceProcessor, EventsProcessor } from './events/events.processor';
 import { IdempotencyMaintenanceProcessor } from './idempotency/idempotency-maintenance.processor';
 import { IngestionModule } from './ingestion/ingestion.module';
 import { InboxMaintenanceProcessor } from './ingestion/inbox-maintenance.processor';
@@ -18,7 +20,7 @@ import { PayoutsProcessor } from './payouts/payouts.processor';
  * the worker, the API unless QUEUE_PROCESSORS=false, the CLI only with QUEUE_PROCESSORS=true.
  */
 @Module({
-  imports: [IngestionModule, LineItemsModule, PayoutsModule, JobsModule],
+  imports: [IngestionModule, LineItemsModule, PayoutsModule, JobsModule, EventsModule],
   providers: [
     IngestionProcessor,
     InboxMaintenanceProcessor,
@@ -28,6 +30,8 @@ import { PayoutsProcessor } from './payouts/payouts.processor';
     JobsMaintenanceProcessor,
     AuditMaintenanceProcessor,
     IdempotencyMaintenanceProcessor,
+    EventsProcessor,
+    EventsMaintenanceProcessor,
   ],
 })
 export class ProcessorsModule {}

@@ -14,6 +14,7 @@ export const Queues = {
   Recalculation: 'recalculation',
   Payouts: 'payouts',
   Maintenance: 'maintenance',
+  Events: 'events',
 } as const;
 export type QueueName = (typeof Queues)[keyof typeof Queues];
 
@@ -38,6 +39,10 @@ export const Jobs = {
   RepairAuditTrail: 'repair-audit-trail',
   /** Delete idempotency records past their 24 h (idempotency; repeatable). */
   PurgeIdempotencyKeys: 'purge-idempotency-keys',
+  /** Send one outbound event delivery (events). */
+  DeliverEvent: 'deliver-event',
+  /** Fan out events a crash left unfanned and re-drive overdue deliveries (events; repeatable). */
+  SweepEvents: 'sweep-events',
 } as const;
 export type JobName = (typeof Jobs)[keyof typeof Jobs];
 
@@ -71,6 +76,12 @@ export interface PayoutBatchJobData {
   batchId: string;
 }
 
+/** One outbound event delivery to attempt: the delivery (and its attempt log) lives in MongoDB. */
+export interface DeliverEventJobData {
+  shopId: string;
+  deliveryId: string;
+}
+
 /** Job name → its queue and payload. */
 export interface JobCatalog {
   [Jobs.ShopifyWebhook]: { queue: typeof Queues.Ingestion; data: IngestionJobData };
@@ -83,6 +94,8 @@ export interface JobCatalog {
   [Jobs.PurgeJobRecords]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
   [Jobs.RepairAuditTrail]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
   [Jobs.PurgeIdempotencyKeys]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
+  [Jobs.DeliverEvent]: { queue: typeof Queues.Events; data: DeliverEventJobData };
+  [Jobs.SweepEvents]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
 }
 
 export type JobData<N extends JobName> = JobCatalog[N]['data'];
