@@ -144,7 +144,7 @@ export class WebhookEndpointsV1Controller {
 
   @Get(':endpointId/deliveries')
   @ApiOperation({
-    operationId: 'listWebhookDeliveries',
+    operationId: 'listEventDeliveries',
     summary: "The endpoint's delivery log, newest first",
     description: 'Each delivery with every attempt: status code, duration and the first bytes of the answer.',
   })
@@ -162,7 +162,7 @@ export class WebhookEndpointsV1Controller {
   @Post(':endpointId/deliveries/:deliveryId/retry')
   @HttpCode(200)
   @ApiOperation({
-    operationId: 'retryWebhookDelivery',
+    operationId: 'retryEventDelivery',
     summary: 'Send a delivery again now (same `webhook-id`, the retry schedule from the top)',
   })
   @ObjectIdParam(...ENDPOINT_ID)
