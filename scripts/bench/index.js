@@ -1,7 +1,7 @@
 // `npm run bench [-- group…]`: runs the named scenario groups and prints a table. Default: `scale`
 // (20,000 orders over 10 shops: every list against its floor, round trips, ingestion, recalculation,
 // updates, RSS) and `probe` (a new user's first look: seed:demo 2,000 and six endpoints). Other
-// groups: foundation, payouts, commissions, dataflow.
+// groups: foundation, payouts, commissions, dataflow, events.
 const harness = require('./harness');
 
 const GROUPS = {
@@ -11,6 +11,7 @@ const GROUPS = {
   dataflow: require('./dataflow.bench'),
   probe: require('./probe.bench'),
   scale: require('./scale.bench'),
+  events: require('./events.bench'),
 };
 
 async function main() {
