@@ -112,7 +112,14 @@ async function latencies(client, shop, r, started) {
 }
 
 module.exports = async function eventsBench(_server, h) {
-  const server = await h.startServer({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }, PORT);
+  // A queue prefix of its own: the suite's default server (no private targets) must not take these jobs.
+  const server = await h.startServer(
+    {
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      QUEUE_PREFIX: `${process.env.QUEUE_PREFIX || 'mp'}-events-bench`,
+    },
+    PORT,
+  );
   const client = await MongoClient.connect(
     process.env.MONGODB_URI || 'mongodb://127.0.0.1:27017/marketplace',
   );

@@ -242,7 +242,7 @@ export class EnvironmentVariables {
   @IsInt()
   @Min(1)
   @Max(100)
-  WEBHOOK_ENDPOINT_CONCURRENCY = 8;
+  WEBHOOK_ENDPOINT_CONCURRENCY = 16;
 
   /** Base URL of the store platform Admin API for the `shopify` adapter (a local stand-in in tests). */
   @IsOptional()

@@ -6,8 +6,6 @@ import { duplicateKeyIndexes } from '../database/duplicate-key';
 import { DeliveryAttempt, EventDelivery, EventDeliveryState } from './event-delivery.schema';
 
 const NEWEST = { createdAt: -1, _id: -1 } as const;
-/** "Not claimed": claims compare with `$lt now`, so the field is never null. */
-export const UNCLAIMED = new Date(0);
 /** The log keeps the latest attempts of a delivery. */
 const KEPT_ATTEMPTS = 50;
 
@@ -15,6 +13,14 @@ export interface DeliveryFilter {
   status?: EventDeliveryState;
   eventType?: string;
   createdAt?: { $gte?: Date; $lte?: Date };
+}
+
+export interface RecordedAttempt {
+  id: Types.ObjectId;
+  /** The delivery's attempt count when the attempt was made. */
+  attemptCount: number;
+  attempt: DeliveryAttempt;
+  next: { status: EventDeliveryState; nextAttemptAt: Date | null };
 }
 
 export type NewDelivery = Pick<EventDelivery, '_id' | 'endpointId' | 'eventId' | 'eventType'>;
@@ -39,7 +45,6 @@ export class EventDeliveriesRepository extends TenantRepository<EventDelivery> {
           attemptCount: 0,
           attempts: [],
           nextAttemptAt: at,
-          claimedUntil: UNCLAIMED,
           createdAt: at,
           updatedAt: at,
         })) as unknown as EventDelivery[],
@@ -54,47 +59,41 @@ export class EventDeliveriesRepository extends TenantRepository<EventDelivery> {
     return this.findOneById(scope, id);
   }
 
-  /**
-   * Takes the delivery for one attempt: only while it is pending, due and not held by another
-   * worker (a sweeper's duplicate job, a second process). Null when someone else has it.
-   */
-  claim(scope: ShopScope, id: Types.ObjectId, now: Date, until: Date): Promise<EventDelivery | null> {
+  /** These deliveries of the scope, in one read. */
+  findMany(scope: ShopScope, ids: Types.ObjectId[]): Promise<EventDelivery[]> {
+    if (ids.length === 0) return Promise.resolve([]);
     return this.model
-      .findOneAndUpdate(
-        this.scoped(scope, {
-          _id: id,
-          status: 'pending',
-          nextAttemptAt: { $lte: now },
-          claimedUntil: { $lt: now },
-        }),
-        { $set: { claimedUntil: until } },
-        { new: true, timestamps: false },
-      )
-      .lean<EventDelivery>()
+      .find(this.scoped(scope, { _id: ids.length === 1 ? ids[0] : { $in: ids } }))
+      .lean<EventDelivery[]>()
       .exec();
   }
 
-  /** Logs one attempt and what follows it (released for the next attempt, or finished). */
-  async recordAttempt(
-    scope: ShopScope,
-    id: Types.ObjectId,
-    attempt: DeliveryAttempt,
-    next: { status: EventDeliveryState; nextAttemptAt: Date | null },
-  ): Promise<void> {
-    await this.model
-      .updateOne(this.scoped(scope, { _id: id }), {
-        $push: { attempts: { $each: [attempt], $slice: -KEPT_ATTEMPTS } },
-        $inc: { attemptCount: 1 },
-        $set: { ...next, claimedUntil: UNCLAIMED },
-      })
-      .exec();
+  /**
+   * Logs attempts, each with what follows it, in one unordered bulk write; each row applies only
+   * while the delivery still has the attempt count it was sent at (never logged twice).
+   */
+  async recordAttempts(scope: ShopScope, rows: RecordedAttempt[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.model.bulkWrite(
+      rows.map((r) => ({
+        updateOne: {
+          filter: this.scoped(scope, { _id: r.id, attemptCount: r.attemptCount }),
+          update: {
+            $push: { attempts: { $each: [r.attempt], $slice: -KEPT_ATTEMPTS } },
+            $inc: { attemptCount: 1 },
+            $set: { ...r.next, updatedAt: r.attempt.at },
+          },
+        },
+      })) as unknown as Parameters<Model<EventDelivery>['bulkWrite']>[0],
+      { ordered: false },
+    );
   }
 
   /** Ends a pending delivery without an attempt (its endpoint is gone or disabled). */
   async abandon(scope: ShopScope, id: Types.ObjectId): Promise<void> {
     await this.model
       .updateOne(this.scoped(scope, { _id: id, status: 'pending' }), {
-        $set: { status: 'failed', nextAttemptAt: null, claimedUntil: UNCLAIMED },
+        $set: { status: 'failed', nextAttemptAt: null },
       })
       .exec();
   }
@@ -104,7 +103,7 @@ export class EventDeliveriesRepository extends TenantRepository<EventDelivery> {
     return this.model
       .findOneAndUpdate(
         this.scoped(scope, { _id: id }),
-        { $set: { status: 'pending', attemptCount: 0, nextAttemptAt: at, claimedUntil: UNCLAIMED } },
+        { $set: { status: 'pending', attemptCount: 0, nextAttemptAt: at } },
         { new: true },
       )
       .lean<EventDelivery>()
@@ -116,7 +115,7 @@ export class EventDeliveriesRepository extends TenantRepository<EventDelivery> {
     if (ids.length === 0) return;
     await this.model
       .updateMany(this.scoped(scope, { _id: { $in: ids } }), {
-        $set: { status: 'pending', attemptCount: 0, nextAttemptAt: at, claimedUntil: UNCLAIMED },
+        $set: { status: 'pending', attemptCount: 0, nextAttemptAt: at },
       })
       .exec();
   }

@@ -20,8 +20,8 @@ const DeliveryAttemptSchema = SchemaFactory.createForClass(DeliveryAttempt);
 
 /**
  * One event to one endpoint (`_id` derived from both, so fan-out is idempotent). `pending` with
- * `nextAttemptAt` is what the dispatcher and the sweeper work on; `claimedUntil` keeps two workers
- * from sending the same attempt.
+ * `nextAttemptAt` is what the dispatcher and the sweeper work on; an attempt is claimed in Redis
+ * (EventDispatcher), so two workers never send the same attempt at once.
  */
 @Schema({ collection: 'event_deliveries', timestamps: true, versionKey: false })
 export class EventDelivery {
@@ -35,7 +35,6 @@ export class EventDelivery {
   @Prop({ type: Number, default: 0 }) attemptCount!: number;
   @Prop({ type: [DeliveryAttemptSchema], default: [] }) attempts!: DeliveryAttempt[];
   @Prop({ type: Date, default: null }) nextAttemptAt!: Date | null;
-  @Prop({ type: Date, default: null }) claimedUntil!: Date | null;
   createdAt!: Date;
   updatedAt!: Date;
 }

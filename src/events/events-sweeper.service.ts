@@ -3,7 +3,7 @@ import { Clock } from '../common/clock/clock';
 import { shopScope } from '../common/tenancy';
 import { jobsConfig, JobsConfig } from '../config/configuration';
 import { EventsService } from './events.service';
-import { SystemEventsRepository } from './system-events.repository';
+import { DueDelivery, SystemEventsRepository } from './system-events.repository';
 
 const BATCH = 500;
 const MAX_BATCHES = 20;
@@ -16,8 +16,8 @@ export interface SweepReport {
 /**
  * The events sweeper (repeatable, and once at every processor start): finishes fan-outs a crash
  * interrupted, and re-queues pending deliveries whose attempt is overdue by more than the grace
- * period (their job was lost with Redis, or its process died). Sending twice is prevented by the
- * delivery's claim, so a re-queued delivery that was only late is harmless.
+ * period (their job was lost with Redis, or its process died). Sending twice at once is prevented by
+ * the attempt's claim, so a re-queued delivery that was only late is harmless.
  */
 @Injectable()
 export class EventsSweeper {
@@ -42,9 +42,8 @@ export class EventsSweeper {
     let cursor = before;
     for (let i = 0; i < MAX_BATCHES; i++) {
       const due = await this.system.dueDeliveries(cursor, BATCH);
-      const byShop = new Map<string, string[]>();
-      for (const d of due)
-        byShop.set(String(d.shopId), [...(byShop.get(String(d.shopId)) ?? []), String(d._id)]);
+      const byShop = new Map<string, DueDelivery[]>();
+      for (const d of due) byShop.set(String(d.shopId), [...(byShop.get(String(d.shopId)) ?? []), d]);
       for (const [shopId, ids] of byShop) await this.events.enqueue(shopScope(shopId), ids);
       report.redriven += due.length;
       if (due.length < BATCH) break;

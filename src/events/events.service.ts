@@ -1,6 +1,7 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { Queue } from 'bull';
+import type { Types } from 'mongoose';
 import { AuditRelays } from '../audit/audit-relays';
 import type { AuditRecord } from '../audit/audit-record';
 import { Clock } from '../common/clock/clock';
@@ -21,6 +22,9 @@ import type { WebhookEndpoint } from './webhook-endpoint.schema';
 
 /** Events older than this are not listed (GET /v1/events, replay): the retention of the catalogue. */
 export const EVENT_WINDOW_MS = 30 * 24 * 3600 * 1000;
+
+/** What a delivery job names. */
+export type QueuedDelivery = { _id: Types.ObjectId | string; endpointId: Types.ObjectId | string };
 
 /** An event to record: its deterministic id, type, time and `data.object`. */
 export interface EventDraft {
@@ -114,33 +118,28 @@ export class EventsService implements OnModuleInit {
       }
     }
     await this.deliveries.insert(scope, rows, this.clock.now());
-    await this.enqueue(
-      scope,
-      rows.map((r) => String(r._id)),
-    );
+    await this.enqueue(scope, rows);
     return rows;
   }
 
   /** Queues first attempts; a lost job is re-driven by the sweeper (the delivery is durable). */
-  async enqueue(scope: ShopScope, deliveryIds: string[], delayMs = 0): Promise<void> {
-    if (deliveryIds.length === 0) return;
+  async enqueue(scope: ShopScope, deliveries: QueuedDelivery[], delayMs = 0): Promise<void> {
+    if (deliveries.length === 0) return;
+    const data = (d: QueuedDelivery) => ({
+      shopId: scope.shopId,
+      deliveryId: String(d._id),
+      endpointId: String(d.endpointId),
+    });
     try {
-      if (deliveryIds.length === 1)
-        await addJob(
-          this.queue,
-          Jobs.DeliverEvent,
-          { shopId: scope.shopId, deliveryId: deliveryIds[0] },
-          jobOpts(delayMs),
-        );
+      if (deliveries.length === 1)
+        await addJob(this.queue, Jobs.DeliverEvent, data(deliveries[0]), jobOpts(delayMs));
       else
         await this.queue.addBulk(
-          deliveryIds.map((id) =>
-            jobEntry(Jobs.DeliverEvent, { shopId: scope.shopId, deliveryId: id }, jobOpts(delayMs)),
-          ),
+          deliveries.map((d) => jobEntry(Jobs.DeliverEvent, data(d), jobOpts(delayMs))),
         );
     } catch (err) {
       this.logger.warn(
-        { err: (err as Error)?.message, count: deliveryIds.length },
+        { err: (err as Error)?.message, count: deliveries.length },
         'Deliveries not queued; the sweeper re-drives them',
       );
     }
@@ -170,9 +169,9 @@ export class EventsService implements OnModuleInit {
     return toEventResponse(event);
   }
 
-  /** The stored event (its exact body) of a delivery. */
-  async stored(scope: ShopScope, id: string): Promise<OutboundEvent | null> {
-    return (await this.events.findMany(scope, [id]))[0] ?? null;
+  /** The stored events (their exact bodies) of deliveries. */
+  storedMany(scope: ShopScope, ids: string[]): Promise<OutboundEvent[]> {
+    return this.events.findMany(scope, ids);
   }
 
   /** `since`/`until` clamped to the 30-day window. */

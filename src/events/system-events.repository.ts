@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Model, Types } from 'mongoose';
+import { Model } from 'mongoose';
 import { systemQuery } from '../common/tenancy';
 import { EventDelivery } from './event-delivery.schema';
 import { OutboundEvent } from './outbound-event.schema';
+
+export type DueDelivery = Pick<EventDelivery, '_id' | 'shopId' | 'endpointId' | 'nextAttemptAt'> & {
+  nextAttemptAt: Date;
+};
 
 const FANOUT_SCAN = 'events sweeper: events a crash left before their fan-out';
 const DUE_SCAN = 'events sweeper: pending deliveries past their attempt time';
@@ -30,16 +34,16 @@ export class SystemEventsRepository {
       .exec();
   }
 
-  dueDeliveries(
-    before: Date,
-    limit: number,
-  ): Promise<Array<{ _id: Types.ObjectId; shopId: Types.ObjectId; nextAttemptAt: Date }>> {
+  dueDeliveries(before: Date, limit: number): Promise<DueDelivery[]> {
     return this.deliveries
-      .find({ status: 'pending', nextAttemptAt: { $lt: before } }, { _id: 1, shopId: 1, nextAttemptAt: 1 })
+      .find(
+        { status: 'pending', nextAttemptAt: { $lt: before } },
+        { _id: 1, shopId: 1, endpointId: 1, nextAttemptAt: 1 },
+      )
       .sort({ nextAttemptAt: 1 })
       .setOptions(systemQuery(DUE_SCAN))
       .limit(limit)
-      .lean<Array<{ _id: Types.ObjectId; shopId: Types.ObjectId; nextAttemptAt: Date }>>()
+      .lean<DueDelivery[]>()
       .exec();
   }
 

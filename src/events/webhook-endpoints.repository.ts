@@ -33,6 +33,14 @@ export class WebhookEndpointsRepository extends TenantRepository<WebhookEndpoint
     return this.findOneById(scope, id);
   }
 
+  findMany(scope: ShopScope, ids: Types.ObjectId[]): Promise<WebhookEndpoint[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.model
+      .find(this.scoped(scope, { _id: ids.length === 1 ? ids[0] : { $in: ids } }))
+      .lean<WebhookEndpoint[]>()
+      .exec();
+  }
+
   page(
     scope: ShopScope,
     page: { offset: number; limit: number },

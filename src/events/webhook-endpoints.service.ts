@@ -145,10 +145,7 @@ export class WebhookEndpointsService {
       rows.map((r) => r._id),
       now,
     );
-    await this.outbound.enqueue(
-      scope,
-      rows.map((r) => String(r._id)),
-    );
+    await this.outbound.enqueue(scope, rows);
     return { replayed: rows.length, truncated: found.length > REPLAY_MAX };
   }
 
@@ -175,7 +172,7 @@ export class WebhookEndpointsService {
     if (!delivery || !delivery.endpointId.equals(endpoint._id)) throw new NotFoundError('Delivery');
     const restarted = await this.deliveries.restart(scope, delivery._id, this.clock.now());
     if (!restarted) throw new NotFoundError('Delivery');
-    await this.outbound.enqueue(scope, [String(restarted._id)]);
+    await this.outbound.enqueue(scope, [restarted]);
     return toDeliveryResponse(restarted);
   }
 

@@ -80,6 +80,8 @@ export interface PayoutBatchJobData {
 export interface DeliverEventJobData {
   shopId: string;
   deliveryId: string;
+  /** Its endpoint: the per-endpoint limit applies before anything is read. */
+  endpointId: string;
 }
 
 /** Job name → its queue and payload. */
