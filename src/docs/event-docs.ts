@@ -86,7 +86,8 @@ export function documentEventWebhooks(doc: OpenAPIObject): void {
         tags: ['Events'],
         operationId: `event${eventSchemaName(type).replace(/Event$/, '')}`,
         summary: `${type}${EVENT_CATALOGUE[type].emitted ? '' : ' (not emitted yet)'}`,
-        description: EVENT_CATALOGUE[type].description,
+        description: `${EVENT_CATALOGUE[type].description} Sent by this service to a registered endpoint; verify the signature with the endpoint's secret.`,
+        security: [],
         parameters: [
           {
             in: 'header',

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsOptional } from 'class-validator';
+import { IsIn, IsISO8601, IsOptional, MaxLength } from 'class-validator';
 import { OffsetPageQueryDto } from '../../common/pagination';
 import { EVENT_DELIVERY_STATES, type EventDeliveryState } from '../event-delivery.schema';
 import { EVENT_TYPES } from '../event-catalogue';
@@ -8,12 +8,14 @@ const since = (what: string) =>
   ApiPropertyOptional({
     type: String,
     format: 'date-time',
+    maxLength: 40,
     description: `Only ${what} at or after this time`,
   });
 const until = (what: string) =>
   ApiPropertyOptional({
     type: String,
     format: 'date-time',
+    maxLength: 40,
     description: `Only ${what} at or before this time`,
   });
 
@@ -23,8 +25,8 @@ export class EventListQueryDto extends OffsetPageQueryDto {
   @IsIn(EVENT_TYPES)
   type?: string;
 
-  @since('events') @IsOptional() @IsISO8601({ strict: true }) since?: string;
-  @until('events') @IsOptional() @IsISO8601({ strict: true }) until?: string;
+  @since('events') @IsOptional() @MaxLength(40) @IsISO8601({ strict: true }) since?: string;
+  @until('events') @IsOptional() @MaxLength(40) @IsISO8601({ strict: true }) until?: string;
 }
 
 export class EventDataDto {
@@ -56,8 +58,8 @@ export class EventDto {
 }
 
 export class EventListDto {
-  @ApiProperty({ type: 'integer', example: 1 }) total!: number;
-  @ApiProperty({ type: 'integer', nullable: true, example: null }) nextOffset!: number | null;
+  @ApiProperty({ type: Number, example: 1 }) total!: number;
+  @ApiProperty({ type: Number, nullable: true, example: null }) nextOffset!: number | null;
   @ApiProperty({ type: [EventDto] }) events!: EventDto[];
 }
 
@@ -72,20 +74,20 @@ export class DeliveryListQueryDto extends OffsetPageQueryDto {
   @IsIn(EVENT_TYPES)
   eventType?: string;
 
-  @since('deliveries created') @IsOptional() @IsISO8601({ strict: true }) since?: string;
-  @until('deliveries created') @IsOptional() @IsISO8601({ strict: true }) until?: string;
+  @since('deliveries created') @IsOptional() @MaxLength(40) @IsISO8601({ strict: true }) since?: string;
+  @until('deliveries created') @IsOptional() @MaxLength(40) @IsISO8601({ strict: true }) until?: string;
 }
 
 export class DeliveryAttemptDto {
   @ApiProperty({ type: String, format: 'date-time', example: '2026-11-25T10:00:00.000Z' }) at!: string;
   @ApiProperty({
-    type: 'integer',
+    type: Number,
     nullable: true,
     description: 'The answer status, null when none came',
     example: 500,
   })
   statusCode!: number | null;
-  @ApiProperty({ type: 'integer', example: 42 }) durationMs!: number;
+  @ApiProperty({ type: Number, example: 42 }) durationMs!: number;
   @ApiProperty({
     type: String,
     nullable: true,
@@ -108,7 +110,7 @@ export class DeliveryDto {
   @ApiProperty({ example: 'evt_6750a1b2c3d4e5f6a7b8c9d0' }) eventId!: string;
   @ApiProperty({ enum: EVENT_TYPES, example: 'vendor.created' }) eventType!: string;
   @ApiProperty({ enum: EVENT_DELIVERY_STATES, example: 'succeeded' }) status!: EventDeliveryState;
-  @ApiProperty({ type: 'integer', description: 'Attempts since it was last (re)started', example: 3 })
+  @ApiProperty({ type: Number, description: 'Attempts since it was last (re)started', example: 3 })
   attemptCount!: number;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null }) nextAttemptAt!:
     string | null;
@@ -119,7 +121,7 @@ export class DeliveryDto {
 }
 
 export class DeliveryListDto {
-  @ApiProperty({ type: 'integer', example: 1 }) total!: number;
-  @ApiProperty({ type: 'integer', nullable: true, example: null }) nextOffset!: number | null;
+  @ApiProperty({ type: Number, example: 1 }) total!: number;
+  @ApiProperty({ type: Number, nullable: true, example: null }) nextOffset!: number | null;
   @ApiProperty({ type: [DeliveryDto] }) deliveries!: DeliveryDto[];
 }

@@ -21,9 +21,11 @@ const URL_DOC = {
   maxLength: 2048,
 };
 const EVENTS_DOC = {
-  description: '`["*"]` for every event type, or the types to receive.',
+  description: '`["*"]` for every event type, or the types to receive (default `["*"]`).',
   enum: SUBSCRIBABLE,
   isArray: true,
+  minItems: 1,
+  maxItems: SUBSCRIBABLE.length,
   example: ['vendor.created', 'vendor.updated'],
 };
 
@@ -40,7 +42,7 @@ export class CreateWebhookEndpointDto {
   @MaxLength(500)
   description?: string;
 
-  @ApiPropertyOptional({ ...EVENTS_DOC, default: ['*'] })
+  @ApiPropertyOptional(EVENTS_DOC)
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1)
@@ -110,8 +112,8 @@ export class WebhookEndpointWithSecretDto extends WebhookEndpointDto {
 }
 
 export class WebhookEndpointListDto {
-  @ApiProperty({ type: 'integer', example: 1 }) total!: number;
-  @ApiProperty({ type: 'integer', nullable: true, example: null }) nextOffset!: number | null;
+  @ApiProperty({ type: Number, example: 1 }) total!: number;
+  @ApiProperty({ type: Number, nullable: true, example: null }) nextOffset!: number | null;
   @ApiProperty({ type: [WebhookEndpointDto] }) endpoints!: WebhookEndpointDto[];
 }
 
@@ -126,13 +128,15 @@ export class ReplayEventsDto {
     format: 'date-time',
     description: 'Re-send every event since this time (at most 30 days back) that the endpoint subscribes to',
     example: '2026-11-24T00:00:00.000Z',
+    maxLength: 40,
   })
   @IsString()
+  @MaxLength(40)
   since!: string;
 }
 
 export class ReplayResultDto {
-  @ApiProperty({ type: 'integer', description: 'Deliveries (re)started', example: 12 }) replayed!: number;
+  @ApiProperty({ type: Number, description: 'Deliveries (re)started', example: 12 }) replayed!: number;
   @ApiProperty({
     description:
       'True when more events matched than one replay sends (10,000): replay again from the last one',
