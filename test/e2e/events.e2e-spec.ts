@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any */
 import { Webhook } from 'standardwebhooks';
 import { startApp, TestApp } from '../support/app';
 import { vendorToken } from '../support/catalog';
