@@ -5,6 +5,7 @@ import { Clock } from '../common/clock/clock';
 import { OutboundHttpError, outboundRequest } from '../common/http/outbound/outbound-http';
 import { shopScope, toObjectId, type ShopScope } from '../common/tenancy';
 import { appConfig, AppConfig, webhooksConfig, WebhooksConfig } from '../config/configuration';
+import type { DeliverEventJobData } from '../queues/jobs';
 import { REDIS } from '../redis/redis.module';
 import { EndpointGate } from './endpoint-gate';
 import { EndpointSecrets } from './endpoint-secrets';
@@ -80,24 +81,36 @@ export class EventDispatcher {
    * The job: waits for the attempt when the endpoint has a free slot, else leaves it in the
    * endpoint's line and returns (the queue slot goes to another endpoint's delivery).
    */
-  async deliver(scope: ShopScope, id: string, endpointId: string): Promise<void> {
-    const _id = toObjectId(id);
-    if (!_id) return;
-    const run = this.gate.submit(endpointId, id, () => this.attempt(scope, _id));
+  async deliver(
+    scope: ShopScope,
+    job: Pick<DeliverEventJobData, 'deliveryId' | 'endpointId' | 'eventId'>,
+  ): Promise<void> {
+    const _id = toObjectId(job.deliveryId);
+    const endpointId = toObjectId(job.endpointId);
+    if (!_id || !endpointId) return;
+    const run = this.gate.submit(job.endpointId, job.deliveryId, () =>
+      this.attempt(scope, _id, endpointId, job.eventId),
+    );
     if (run !== 'queued' && run !== 'dropped') await run;
   }
 
-  private async attempt(scope: ShopScope, id: Types.ObjectId): Promise<void> {
+  private async attempt(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    endpointId: Types.ObjectId,
+    eventId: string,
+  ): Promise<void> {
     const claim = `${this.app.queuePrefix}:event-claim:${String(id)}`;
     if ((await this.redis.set(claim, '1', 'PX', CLAIM_MS, 'NX')) !== 'OK') return;
     try {
-      const delivery = await this.deliveryReads.load(scope.shopId, id);
-      if (!delivery || delivery.status !== 'pending') return;
-      if (delivery.nextAttemptAt && delivery.nextAttemptAt.getTime() > this.clock.now().getTime()) return;
-      const [endpoint, event] = await Promise.all([
-        this.endpointReads.load(scope.shopId, delivery.endpointId),
-        this.eventReads.load(scope.shopId, delivery.eventId),
+      // one read stage: the job names the delivery's endpoint and event
+      const [delivery, endpoint, event] = await Promise.all([
+        this.deliveryReads.load(scope.shopId, id),
+        this.endpointReads.load(scope.shopId, endpointId),
+        this.eventReads.load(scope.shopId, eventId),
       ]);
+      if (!delivery || delivery.status !== 'pending' || !delivery.endpointId.equals(endpointId)) return;
+      if (delivery.nextAttemptAt && delivery.nextAttemptAt.getTime() > this.clock.now().getTime()) return;
       if (!endpoint || endpoint.status !== 'enabled' || !event) {
         await this.deliveries.abandon(scope, id);
         return;

@@ -21,7 +21,7 @@ export class EventsProcessor {
 
   @OnJob({ queue: Queues.Events, name: Jobs.DeliverEvent, concurrency: DELIVERY_SLOTS })
   deliver(job: Job<DeliverEventJobData>): Promise<void> {
-    return this.dispatcher.deliver(shopScope(job.data.shopId), job.data.deliveryId, job.data.endpointId);
+    return this.dispatcher.deliver(shopScope(job.data.shopId), job.data);
   }
 }
 

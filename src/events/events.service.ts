@@ -24,7 +24,11 @@ import type { WebhookEndpoint } from './webhook-endpoint.schema';
 export const EVENT_WINDOW_MS = 30 * 24 * 3600 * 1000;
 
 /** What a delivery job names. */
-export type QueuedDelivery = { _id: Types.ObjectId | string; endpointId: Types.ObjectId | string };
+export type QueuedDelivery = {
+  _id: Types.ObjectId | string;
+  endpointId: Types.ObjectId | string;
+  eventId: string;
+};
 
 /** An event to record: its deterministic id, type, time and `data.object`. */
 export interface EventDraft {
@@ -129,6 +133,7 @@ export class EventsService implements OnModuleInit {
       shopId: scope.shopId,
       deliveryId: String(d._id),
       endpointId: String(d.endpointId),
+      eventId: d.eventId,
     });
     try {
       if (deliveries.length === 1)

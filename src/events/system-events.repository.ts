@@ -5,7 +5,10 @@ import { systemQuery } from '../common/tenancy';
 import { EventDelivery } from './event-delivery.schema';
 import { OutboundEvent } from './outbound-event.schema';
 
-export type DueDelivery = Pick<EventDelivery, '_id' | 'shopId' | 'endpointId' | 'nextAttemptAt'> & {
+export type DueDelivery = Pick<
+  EventDelivery,
+  '_id' | 'shopId' | 'endpointId' | 'eventId' | 'nextAttemptAt'
+> & {
   nextAttemptAt: Date;
 };
 
@@ -38,7 +41,7 @@ export class SystemEventsRepository {
     return this.deliveries
       .find(
         { status: 'pending', nextAttemptAt: { $lt: before } },
-        { _id: 1, shopId: 1, endpointId: 1, nextAttemptAt: 1 },
+        { _id: 1, shopId: 1, endpointId: 1, eventId: 1, nextAttemptAt: 1 },
       )
       .sort({ nextAttemptAt: 1 })
       .setOptions(systemQuery(DUE_SCAN))

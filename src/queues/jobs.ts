@@ -82,6 +82,8 @@ export interface DeliverEventJobData {
   deliveryId: string;
   /** Its endpoint: the per-endpoint limit applies before anything is read. */
   endpointId: string;
+  /** Its event: read together with the delivery and the endpoint. */
+  eventId: string;
 }
 
 /** Job name → its queue and payload. */
