@@ -2,8 +2,9 @@
 // Targets:
 //   10,000 events to one local receiver                     delivered ≥ 300 events/s
 //   change-to-delivery (POST /v1/vendors → receiver), p95   ≤ 500 ms
-//   with another shop's receiver hanging 15 s on every call, that p95 unchanged (±20 %) against
-//   the same load beside a receiver that answers at once
+//   with another shop's receiver hanging 15 s on every call (written to as much, at the same
+//   time), that p95 unchanged (±20 %); the same load beside a receiver that answers at once is
+//   shown too, to tell load from the hanging peer
 // Its own server (WEBHOOK_ALLOW_PRIVATE_TARGETS=true: the receivers are on loopback) on BENCH_PORT+1.
 // Throughput: 10,000 vendor.created events are stored straight into `events` (writing 10,000 vendors
 // would time the vendor endpoint, not delivery) and sent with POST …/replay: the whole pipeline from
@@ -250,10 +251,12 @@ module.exports = async function eventsBench(_server, h) {
         delivered: run.lat.length,
         other_receiver_got: run.otherGot,
       });
-    const change = (hung.p95 - normal.p95) / normal.p95;
+    // The issue's measure: the p95 beside a hanging receiver against the p95 alone (scenario 2);
+    // the same-load baseline says how much of any difference is load rather than the hanging peer.
+    const change = (hung.p95 - p95alone) / p95alone;
     verdicts.push({
-      target: 'p95 beside a hanging receiver unchanged (±20 %) vs the same load beside a normal one',
-      value: `${hung.p95} ms vs ${normal.p95} ms (${(change * 100).toFixed(0)} %)`,
+      target: 'p95 beside a hanging receiver unchanged (±20 %) against the p95 alone',
+      value: `${hung.p95} ms vs ${p95alone} ms alone (${(change * 100).toFixed(0)} %); same load beside a normal receiver: ${normal.p95} ms`,
       pass: hung.ok && normal.ok && Math.abs(change) <= 0.2,
     });
   } finally {
