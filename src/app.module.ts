@@ -8,6 +8,7 @@ import { ConfigModule } from './config/config.module';
 import { appConfig } from './config/configuration';
 import { ProcessRole, ProcessRoleInfo, queueProcessorsFor } from './config/process-role';
 import { DatabaseModule } from './database/database.module';
+import { EventsModule } from './events/events.module';
 import { FulfillmentsModule } from './fulfillments/fulfillments.module';
 import { HealthModule } from './health/health.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
@@ -61,6 +62,7 @@ export const FEATURE_MODULES = [
   AdjustmentsModule,
   TransfersModule,
   JobsModule,
+  EventsModule,
   HealthModule,
 ];
 

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuditMaintenanceProcessor } from './audit/audit-maintenance.processor';
+import { EventsModule } from './events/events.module';
+import { EventsMaintenanceProcessor, EventsProcessor } from './events/events.processor';
 import { IdempotencyMaintenanceProcessor } from './idempotency/idempotency-maintenance.processor';
 import { IngestionModule } from './ingestion/ingestion.module';
 import { InboxMaintenanceProcessor } from './ingestion/inbox-maintenance.processor';
@@ -20,7 +22,7 @@ import { TransfersModule } from './transfers/transfers.module';
  * the worker, the API unless QUEUE_PROCESSORS=false, the CLI only with QUEUE_PROCESSORS=true.
  */
 @Module({
-  imports: [IngestionModule, LineItemsModule, PayoutsModule, TransfersModule, JobsModule],
+  imports: [IngestionModule, LineItemsModule, PayoutsModule, TransfersModule, JobsModule, EventsModule],
   providers: [
     IngestionProcessor,
     InboxMaintenanceProcessor,
@@ -32,6 +34,8 @@ import { TransfersModule } from './transfers/transfers.module';
     JobsMaintenanceProcessor,
     AuditMaintenanceProcessor,
     IdempotencyMaintenanceProcessor,
+    EventsProcessor,
+    EventsMaintenanceProcessor,
   ],
 })
 export class ProcessorsModule {}

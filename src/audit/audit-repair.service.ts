@@ -3,6 +3,7 @@ import type { Types } from 'mongoose';
 import { Clock } from '../common/clock/clock';
 import { auditConfig, AuditConfig } from '../config/configuration';
 import type { AuditRecord } from './audit-record';
+import { AuditRelays } from './audit-relays';
 
 /** A document whose outbox still holds events (its request died, or a later write raced it). */
 export interface PendingOutbox {
@@ -67,6 +68,7 @@ export class AuditRepairService {
     private readonly store: AuditRepairStore,
     private readonly clock: Clock,
     @Inject(auditConfig.KEY) private readonly cfg: AuditConfig,
+    private readonly relays: AuditRelays = new AuditRelays(),
   ) {}
 
   async repair(): Promise<RepairReport> {
@@ -76,6 +78,7 @@ export class AuditRepairService {
       const docs = await this.store.pendingOutboxes(before, BATCH);
       const records = docs.flatMap((d) => d.records);
       await this.store.storeEvents(records);
+      await this.relays.relayed(records);
       report.relayed += records.length;
       for (const doc of docs) if (await this.store.clearOutbox(doc)) report.cleared++;
       if (docs.length < BATCH) break;
@@ -86,6 +89,7 @@ export class AuditRepairService {
         if (await this.store.resourceExists(d)) report.deletionsDropped++;
         else {
           await this.store.storeEvents([d.record]);
+          await this.relays.relayed([d.record]);
           report.deletionsConfirmed++;
         }
         await this.store.dropDeletion(d);

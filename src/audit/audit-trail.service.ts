@@ -6,6 +6,7 @@ import type { ShopScope } from '../common/tenancy';
 import type { AuditAction, AuditResourceType } from './audit-actions';
 import { AuditEventsRepository, AuditIntentsRepository } from './audit-events.repository';
 import type { AuditOutbox } from './audit-outbox';
+import { AuditRelays } from './audit-relays';
 import { auditRecord, AuditRecord, AuditStamp, deletionEventId, fieldChanges } from './audit-record';
 
 type View = Record<string, unknown>;
@@ -35,6 +36,7 @@ export class AuditTrail {
     private readonly events: AuditEventsRepository,
     private readonly intents: AuditIntentsRepository,
     private readonly clock: Clock,
+    private readonly relays: AuditRelays = new AuditRelays(),
   ) {}
 
   /** A stamp for one audited write of the current request; null outside a credentialed request. */
@@ -166,6 +168,7 @@ export class AuditTrail {
         }
         if (reached.length === 0) return;
         await this.events.store(scope, reached);
+        await this.relays.relayed(reached);
         await outbox.settle(scope, reached.map(resourceObjectId), stamp.key);
       } catch (err) {
         this.logger.warn(
@@ -209,7 +212,10 @@ export class AuditTrail {
     if (!pending) return;
     await OperationContexts.phase('audit', async () => {
       try {
-        if (deleted) await this.events.store(scope, [pending.record]);
+        if (deleted) {
+          await this.events.store(scope, [pending.record]);
+          await this.relays.relayed([pending.record]);
+        }
         await this.intents.remove(scope, pending.intentId);
       } catch (err) {
         this.logger.warn(

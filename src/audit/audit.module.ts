@@ -5,6 +5,7 @@ import { AuditEventsRepository, AuditIntentsRepository } from './audit-events.re
 import { AuditEventsService } from './audit-events.service';
 import { AuditEventsV1Controller } from './audit-events.v1.controller';
 import { AuditEventsV2Controller } from './audit-events.v2.controller';
+import { AuditRelays } from './audit-relays';
 import { AuditRepairService, AuditRepairStore } from './audit-repair.service';
 import { AuditTrail } from './audit-trail.service';
 import { SystemAuditRepository } from './system-audit.repository';
@@ -28,9 +29,10 @@ import { SystemAuditRepository } from './system-audit.repository';
     AuditIntentsRepository,
     AuditEventsService,
     AuditTrail,
+    AuditRelays,
     AuditRepairService,
     { provide: AuditRepairStore, useClass: SystemAuditRepository },
   ],
-  exports: [AuditTrail, AuditRepairService],
+  exports: [AuditTrail, AuditRepairService, AuditRelays],
 })
 export class AuditModule {}

@@ -3,6 +3,7 @@ import { ConfigType, registerAs } from '@nestjs/config';
 import { validateEnv } from './env.validation';
 import { localJwtSecret } from './local-secret';
 import { parseTrustProxy } from '../common/http/client-address';
+import { parseRetrySchedule } from '../events/retry-schedule';
 
 export const appConfig = registerAs('app', () => {
   const env = validateEnv(process.env);
@@ -143,6 +144,18 @@ export const auditConfig = registerAs('audit', () => ({
   repairAfterMs: validateEnv(process.env).AUDIT_REPAIR_AFTER_SECONDS * 1000,
 }));
 
+/** Outbound events (issue 19): the delivery guard's policy inputs, the retry schedule, concurrency. */
+export const webhooksConfig = registerAs('webhooks', () => {
+  const env = validateEnv(process.env);
+  return {
+    production: env.NODE_ENV === 'production',
+    allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === true,
+    retryScheduleMs: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
+    deliveryConcurrency: env.WEBHOOK_DELIVERY_CONCURRENCY,
+    endpointConcurrency: env.WEBHOOK_ENDPOINT_CONCURRENCY,
+  };
+});
+
 /** Requests per minute per credential, sign-in attempts per client address, failed sign-ins per account. */
 export const rateLimitConfig = registerAs('rateLimit', () => {
   const env = validateEnv(process.env);
@@ -180,6 +193,7 @@ export type JobsConfig = ConfigType<typeof jobsConfig>;
 export type AuditConfig = ConfigType<typeof auditConfig>;
 export type RateLimitConfig = ConfigType<typeof rateLimitConfig>;
 export type RailsConfig = ConfigType<typeof railsConfig>;
+export type WebhooksConfig = ConfigType<typeof webhooksConfig>;
 
 export const allConfigs = [
   appConfig,
@@ -195,4 +209,5 @@ export const allConfigs = [
   auditConfig,
   rateLimitConfig,
   railsConfig,
+  webhooksConfig,
 ];

@@ -301,6 +301,32 @@ export class EnvironmentVariables {
   @Validate(TrustProxyConstraint)
   TRUST_PROXY?: string;
 
+  /**
+   * Outbound events (webhook endpoints) may target `http://` and loopback/private addresses:
+   * development and tests only; in production endpoints are public `https://` URLs.
+   */
+  @Transform(toBool)
+  WEBHOOK_ALLOW_PRIVATE_TARGETS?: boolean;
+
+  /** Delays before each delivery attempt, in seconds, comma-separated (the Standard Webhooks schedule). */
+  @IsOptional()
+  @Matches(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, { message: 'must be comma-separated seconds' })
+  WEBHOOK_RETRY_SCHEDULE?: string;
+
+  /** Event deliveries one process sends at once (all endpoints together). */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  WEBHOOK_DELIVERY_CONCURRENCY = 64;
+
+  /** Event deliveries one process sends at once to one endpoint (a slow receiver delays only itself). */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  WEBHOOK_ENDPOINT_CONCURRENCY = 16;
+
   /** Base URL of the store platform Admin API for the `shopify` adapter (a local stand-in in tests). */
   @IsOptional()
   @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' })

@@ -6,6 +6,7 @@ import { generationOf } from '../common/errors';
 import { V1ServerErrorDto, V2ServerErrorDto } from '../common/http/error.dto';
 import { HttpConfig, httpConfig } from '../config/configuration';
 import { documentErrors } from './error-responses';
+import { addEventSchemas, documentEventWebhooks } from './event-docs';
 import { markPublicOperations, operationsOf, settleOperationIds } from './operations';
 import { documentResponseHeaders } from './response-headers';
 import { orderedTags } from './tags';
@@ -85,6 +86,7 @@ function referencedSchemas(doc: OpenAPIObject): Set<string> {
     }
   };
   visit(doc.paths);
+  visit((doc as unknown as Record<string, unknown>)['x-webhooks']);
   return seen;
 }
 
@@ -105,6 +107,7 @@ function subset(
   markPublicOperations(doc);
   documentErrors(doc, api);
   documentResponseHeaders(doc);
+  documentEventWebhooks(doc);
   const used = referencedSchemas(doc);
   const schemas = Object.fromEntries(
     Object.entries(full.components?.schemas ?? {})
@@ -118,7 +121,7 @@ function subset(
     Object.entries(head.components?.securitySchemes ?? {}).filter(([name]) => schemesUsed.has(name)),
   );
   doc.components = { ...doc.components, schemas, securitySchemes };
-  doc.tags = orderedTags(new Set(operationsOf(doc).flatMap(({ op }) => op.tags ?? [])));
+  doc.tags = orderedTags(new Set([...operationsOf(doc).flatMap(({ op }) => op.tags ?? []), 'Events']));
   return doc;
 }
 
@@ -134,6 +137,7 @@ export function buildDocuments(
   const full = SwaggerModule.createDocument(app, base('Marketplace Admin API', '1.0.0', ''), {
     extraModels: [V1ServerErrorDto, V2ServerErrorDto],
   });
+  addEventSchemas(full);
   const servers = documentServers(publicUrl);
   const v1 = subset(full, base('Marketplace Admin API v1', '1.0.0', V1_DESCRIPTION), 'v1', servers);
   const v2 = subset(full, base('Marketplace Admin API V2 (preview)', '2.0.0', V2_DESCRIPTION), 'v2', servers);

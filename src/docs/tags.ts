@@ -84,6 +84,14 @@ export const TAGS: TagObject[] = [
       'inbox of deliveries: list, inspect and retry failed ones.',
   },
   {
+    name: 'Events',
+    description:
+      'Outbound events (Standard Webhooks): register endpoints, receive signed deliveries of the event ' +
+      'catalogue (vendor.*, user.*, order.received, line_items.*, refund.recorded, fulfillment.*, ' +
+      'payout_batch.*, payout_adjustment.*, balance.negative, ping), read the delivery log, retry, replay ' +
+      'and rotate secrets; poll GET /v1/events. Each event type has its own schema (`…Event`).',
+  },
+  {
     name: 'Audit events',
     description: 'Who changed what and when: one event per credentialed write.',
   },

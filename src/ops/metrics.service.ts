@@ -5,6 +5,7 @@ import type { Queue } from 'bull';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { withTimeout } from '../common/async/timeout';
+import { EventMetrics } from '../events/event-metrics';
 import { SystemDeliveriesRepository } from '../ingestion/system-deliveries.repository';
 import { DELIVERY_STATES } from '../ingestion/webhook-delivery.schema';
 import { onJobRun, Queues } from '../queues/jobs';
@@ -39,6 +40,7 @@ export class MetricsService implements OnModuleDestroy {
   constructor(
     private readonly moduleRef: ModuleRef,
     private readonly deliveries: SystemDeliveriesRepository,
+    eventMetrics: EventMetrics,
   ) {
     collectDefaultMetrics({ register: this.registry });
     // Refund rows, amounts clawed back and batch outcomes (counted where the work happens).
@@ -48,6 +50,7 @@ export class MetricsService implements OnModuleDestroy {
     } catch {
       // a process without the refunds feature
     }
+    eventMetrics.registerIn(this.registry);
     this.httpDuration = new Histogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP request duration by method, route template and status code',

@@ -15,6 +15,7 @@ export const Queues = {
   Payouts: 'payouts',
   Transfers: 'transfers',
   Maintenance: 'maintenance',
+  Events: 'events',
 } as const;
 export type QueueName = (typeof Queues)[keyof typeof Queues];
 
@@ -47,6 +48,10 @@ export const Jobs = {
   RepairAuditTrail: 'repair-audit-trail',
   /** Delete idempotency records past their 24 h (idempotency; repeatable). */
   PurgeIdempotencyKeys: 'purge-idempotency-keys',
+  /** Send one outbound event delivery (events). */
+  DeliverEvent: 'deliver-event',
+  /** Fan out events a crash left unfanned and re-drive overdue deliveries (events; repeatable). */
+  SweepEvents: 'sweep-events',
 } as const;
 export type JobName = (typeof Jobs)[keyof typeof Jobs];
 
@@ -108,6 +113,16 @@ export interface TransferJobData {
   transferId: string;
 }
 
+/** One outbound event delivery to attempt: the delivery (and its attempt log) lives in MongoDB. */
+export interface DeliverEventJobData {
+  shopId: string;
+  deliveryId: string;
+  /** Its endpoint: the per-endpoint limit applies before anything is read. */
+  endpointId: string;
+  /** Its event: read together with the delivery and the endpoint. */
+  eventId: string;
+}
+
 /** Job name → its queue and payload. */
 export interface JobCatalog {
   [Jobs.ShopifyWebhook]: { queue: typeof Queues.Ingestion; data: IngestionJobData };
@@ -124,6 +139,8 @@ export interface JobCatalog {
   [Jobs.PurgeJobRecords]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
   [Jobs.RepairAuditTrail]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
   [Jobs.PurgeIdempotencyKeys]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
+  [Jobs.DeliverEvent]: { queue: typeof Queues.Events; data: DeliverEventJobData };
+  [Jobs.SweepEvents]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
 }
 
 export type JobData<N extends JobName> = JobCatalog[N]['data'];

@@ -8,6 +8,7 @@ import { createVendor, vendorToken } from '../support/catalog';
 import { measured, Measured } from '../support/db-cost';
 import { createMerchantKey, createShop, TestMerchantKey, TestShop } from '../support/factory';
 import { payBatch } from '../support/transfers';
+import { Receiver } from '../support/receiver';
 import { deliver, eventually, shopifyOrder, shopifyProduct } from '../support/webhooks';
 
 /**
@@ -52,6 +53,8 @@ describe('database round trips per request (e2e)', () => {
     // A queue prefix of its own: this app's workers must run the jobs whose cost it reads (other
     // test files' apps share the run's prefix and would pick some up).
     process.env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX ?? 'mp-test'}-rt-${process.pid}`;
+    // outbound events go to a loopback receiver
+    process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
     t = await startApp();
     shop = await createShop(t, 'rt');
     mk = await createMerchantKey(t, shop);
@@ -157,6 +160,57 @@ describe('database round trips per request (e2e)', () => {
     it('V2 payout adjustments (page/limit)', async () => {
       const m = await get(`/v2/payout-adjustments?limit=${LIMIT}`, mk.token, 'GET /v2/payout-adjustments');
       expectPageBudget(m, 'payout_adjustments');
+    });
+
+    it('outbound events: endpoints, events and the delivery log; one endpoint and one event ≤ 2', async () => {
+      const r = await Receiver.start();
+      try {
+        const ids: string[] = [];
+        for (let i = 0; i <= LIMIT; i++) {
+          const res = await t.api.post('/v1/webhook-endpoints', { url: r.url }, { token: shop.token });
+          expect(res.status).toBe(200);
+          ids.push(res.body.id);
+        }
+        const pings: string[] = [];
+        for (let i = 0; i <= LIMIT; i++)
+          pings.push(
+            (await t.api.post(`/v1/webhook-endpoints/${ids[0]}/test`, {}, { token: shop.token })).body
+              .eventId,
+          );
+        await eventually(async () => expect(r.received.length).toBeGreaterThan(LIMIT));
+        const lists: Array<[string, string, string]> = [
+          ['/v1/webhook-endpoints', 'webhook_endpoints', 'GET /v1/webhook-endpoints'],
+          ['/v1/events', 'events', 'GET /v1/events'],
+          ['/v1/events?type=ping', 'events', 'GET /v1/events?type='],
+          [`/v1/webhook-endpoints/${ids[0]}/deliveries`, 'event_deliveries', 'GET …/{id}/deliveries'],
+          [
+            `/v1/webhook-endpoints/${ids[0]}/deliveries?status=succeeded`,
+            'event_deliveries',
+            'GET …/deliveries?status=',
+          ],
+          [
+            `/v1/webhook-endpoints/${ids[0]}/deliveries?eventType=ping`,
+            'event_deliveries',
+            'GET …/deliveries?eventType=',
+          ],
+        ];
+        for (const [path, collection, name] of lists) {
+          const sep = path.includes('?') ? '&' : '?';
+          expectPageBudget(await get(`${path}${sep}limit=${LIMIT}`, shop.token, name), collection);
+        }
+        expect(
+          (await get(`/v1/webhook-endpoints/${ids[1]}`, shop.token, 'GET /v1/webhook-endpoints/{id}'))
+            .commands,
+        ).toBeLessThanOrEqual(2);
+        expect(
+          (await get(`/v1/events/${pings[0]}`, shop.token, 'GET /v1/events/{id}')).commands,
+        ).toBeLessThanOrEqual(2);
+        expect(
+          (await get(`/v2/webhook-endpoints?limit=${LIMIT}`, mk.token, 'GET /v2/webhook-endpoints')).commands,
+        ).toBeLessThanOrEqual(4);
+      } finally {
+        await r.close();
+      }
     });
 
     it('unpaged v1 lists (users, SKU and vendor commissions) stay within 3 commands', async () => {

@@ -1,0 +1,56 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../common/clock/clock';
+import { shopScope } from '../common/tenancy';
+import { jobsConfig, JobsConfig } from '../config/configuration';
+import { EventsService } from './events.service';
+import { DueDelivery, SystemEventsRepository } from './system-events.repository';
+
+const BATCH = 500;
+const MAX_BATCHES = 20;
+
+export interface SweepReport {
+  fannedOut: number;
+  redriven: number;
+}
+
+/**
+ * The events sweeper (repeatable, and once at every processor start): finishes fan-outs a crash
+ * interrupted, and re-queues pending deliveries whose attempt is overdue by more than the grace
+ * period (their job was lost with Redis, or its process died). Sending twice at once is prevented by
+ * the attempt's claim, so a re-queued delivery that was only late is harmless.
+ */
+@Injectable()
+export class EventsSweeper {
+  private readonly logger = new Logger('EventsSweeper');
+
+  constructor(
+    private readonly system: SystemEventsRepository,
+    private readonly events: EventsService,
+    private readonly clock: Clock,
+    @Inject(jobsConfig.KEY) private readonly cfg: JobsConfig,
+  ) {}
+
+  async sweep(): Promise<SweepReport> {
+    const report: SweepReport = { fannedOut: 0, redriven: 0 };
+    const before = new Date(this.clock.now().getTime() - this.cfg.redriveAfterMs);
+    for (let i = 0; i < MAX_BATCHES; i++) {
+      const events = await this.system.pendingFanout(before, BATCH);
+      for (const e of events) await this.events.finishFanOut(shopScope(String(e.shopId)), e._id);
+      report.fannedOut += events.length;
+      if (events.length < BATCH) break;
+    }
+    let cursor = before;
+    for (let i = 0; i < MAX_BATCHES; i++) {
+      const due = await this.system.dueDeliveries(cursor, BATCH);
+      const byShop = new Map<string, DueDelivery[]>();
+      for (const d of due) byShop.set(String(d.shopId), [...(byShop.get(String(d.shopId)) ?? []), d]);
+      for (const [shopId, ids] of byShop) await this.events.enqueue(shopScope(shopId), ids);
+      report.redriven += due.length;
+      if (due.length < BATCH) break;
+      cursor = due[due.length - 1].nextAttemptAt;
+    }
+    if (report.fannedOut + report.redriven > 0)
+      this.logger.warn(report, 'Events sweeper: finished fan-outs and re-queued overdue deliveries');
+    return report;
+  }
+}

@@ -1,0 +1,209 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import type { Queue } from 'bull';
+import type { Types } from 'mongoose';
+import { AuditRelays } from '../audit/audit-relays';
+import type { AuditRecord } from '../audit/audit-record';
+import { Clock } from '../common/clock/clock';
+import { NotFoundError } from '../common/errors';
+import { nextOffset } from '../common/pagination';
+import { shopScope, type ShopScope } from '../common/tenancy';
+import { addJob, jobEntry, Jobs, Queues } from '../queues/jobs';
+import type { EventDto, EventListDto, EventListQueryDto } from './dto/event.dto';
+import { EventDeliveriesRepository, NewDelivery } from './event-deliveries.repository';
+import { type EventType, fromAudit } from './event-catalogue';
+import { toEventResponse } from './event.mapper';
+import { EventObjects } from './event-objects';
+import { deliveryId, eventIdFor, matchingEndpoints } from './fan-out';
+import { OutboundEventsRepository } from './outbound-events.repository';
+import type { OutboundEvent } from './outbound-event.schema';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import type { WebhookEndpoint } from './webhook-endpoint.schema';
+
+/** Events older than this are not listed (GET /v1/events, replay): the retention of the catalogue. */
+export const EVENT_WINDOW_MS = 30 * 24 * 3600 * 1000;
+
+/** What a delivery job names. */
+export type QueuedDelivery = {
+  _id: Types.ObjectId | string;
+  endpointId: Types.ObjectId | string;
+  eventId: string;
+};
+
+/** An event to record: its deterministic id, type, time and `data.object`. */
+export interface EventDraft {
+  id: string;
+  type: EventType;
+  createdAt: Date;
+  object: Record<string, unknown>;
+}
+
+/**
+ * Records outbound events and fans them out. How durable the recording is depends on the source:
+ * `outbox` — the event is derived from an audit record still in its document's outbox (which is
+ * emptied only after this returns, else the repair job calls again), so nothing more is needed;
+ * `sweeper` — any other source: the event is stored with `fanoutPendingAt` and the sweeper
+ * finishes a fan-out a crash interrupted. Every step is idempotent (deterministic ids).
+ */
+@Injectable()
+export class EventsService implements OnModuleInit {
+  private readonly logger = new Logger('Events');
+
+  constructor(
+    private readonly events: OutboundEventsRepository,
+    private readonly deliveries: EventDeliveriesRepository,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly objects: EventObjects,
+    private readonly relays: AuditRelays,
+    private readonly clock: Clock,
+    @InjectQueue(Queues.Events) private readonly queue: Queue,
+  ) {}
+
+  onModuleInit(): void {
+    this.relays.register({ relayed: (records) => this.fromAudit(records) });
+  }
+
+  /** The outbound events of audit records leaving their outboxes (AuditRelays). */
+  async fromAudit(records: AuditRecord[]): Promise<void> {
+    const byShop = new Map<string, EventDraft[]>();
+    for (const r of records) {
+      const type = fromAudit(r);
+      if (!type) continue;
+      const scope = shopScope(String(r.shopId));
+      const draft: EventDraft = {
+        id: eventIdFor(String(r._id)),
+        type,
+        createdAt: new Date(r.at),
+        object: await this.objects.render(scope, type, r),
+      };
+      byShop.set(scope.shopId, [...(byShop.get(scope.shopId) ?? []), draft]);
+    }
+    for (const [shopId, drafts] of byShop) await this.record(shopScope(shopId), drafts, 'outbox');
+  }
+
+  async record(scope: ShopScope, drafts: EventDraft[], durability: 'outbox' | 'sweeper'): Promise<void> {
+    if (drafts.length === 0) return;
+    const pendingAt = durability === 'sweeper' ? this.clock.now() : null;
+    await this.events.insert(
+      scope,
+      drafts.map((d) => ({
+        _id: d.id,
+        type: d.type,
+        createdAt: d.createdAt,
+        body: eventBody(scope, d),
+        fanoutPendingAt: pendingAt,
+      })),
+    );
+    await this.fanOut(scope, drafts);
+    if (pendingAt)
+      await this.events.markFannedOut(
+        scope,
+        drafts.map((d) => d.id),
+      );
+  }
+
+  /** One delivery per event and matching endpoint, each queued for its first attempt. */
+  async fanOut(
+    scope: ShopScope,
+    events: Array<Pick<EventDraft, 'id' | 'type'>>,
+    only?: WebhookEndpoint,
+  ): Promise<NewDelivery[]> {
+    const endpoints = only ? [only] : await this.endpoints.all(scope);
+    if (endpoints.length === 0) return [];
+    const rows: NewDelivery[] = [];
+    for (const e of events) {
+      for (const endpoint of only ? [only] : matchingEndpoints(endpoints, e.type)) {
+        rows.push({
+          _id: deliveryId(e.id, endpoint._id),
+          endpointId: endpoint._id,
+          eventId: e.id,
+          eventType: e.type,
+        });
+      }
+    }
+    await this.deliveries.insert(scope, rows, this.clock.now());
+    await this.enqueue(scope, rows);
+    return rows;
+  }
+
+  /** Queues first attempts; a lost job is re-driven by the sweeper (the delivery is durable). */
+  async enqueue(scope: ShopScope, deliveries: QueuedDelivery[], delayMs = 0): Promise<void> {
+    if (deliveries.length === 0) return;
+    const data = (d: QueuedDelivery) => ({
+      shopId: scope.shopId,
+      deliveryId: String(d._id),
+      endpointId: String(d.endpointId),
+      eventId: d.eventId,
+    });
+    try {
+      if (deliveries.length === 1)
+        await addJob(this.queue, Jobs.DeliverEvent, data(deliveries[0]), jobOpts(delayMs));
+      else
+        await this.queue.addBulk(
+          deliveries.map((d) => jobEntry(Jobs.DeliverEvent, data(d), jobOpts(delayMs))),
+        );
+    } catch (err) {
+      this.logger.warn(
+        { err: (err as Error)?.message, count: deliveries.length },
+        'Deliveries not queued; the sweeper re-drives them',
+      );
+    }
+  }
+
+  /** Finishes the fan-out of an event a crash interrupted (sweeper). */
+  async finishFanOut(scope: ShopScope, eventId: string): Promise<void> {
+    const [event] = await this.events.findMany(scope, [eventId]);
+    if (!event) return;
+    await this.fanOut(scope, [{ id: event._id, type: event.type as EventType }]);
+    await this.events.markFannedOut(scope, [eventId]);
+  }
+
+  async list(scope: ShopScope, q: EventListQueryDto): Promise<EventListDto> {
+    const { total, items } = await this.events.page(
+      scope,
+      { type: q.type, createdAt: this.window(q.since, q.until) },
+      q,
+    );
+    return { total, nextOffset: nextOffset(q, total), events: items.map(toEventResponse) };
+  }
+
+  async get(scope: ShopScope, id: string): Promise<EventDto> {
+    const event = await this.events.findById(scope, id);
+    if (!event || event.createdAt.getTime() < this.clock.now().getTime() - EVENT_WINDOW_MS)
+      throw new NotFoundError('Event');
+    return toEventResponse(event);
+  }
+
+  /** The stored events (their exact bodies) of deliveries. */
+  storedMany(scope: ShopScope, ids: string[]): Promise<OutboundEvent[]> {
+    return this.events.findMany(scope, ids);
+  }
+
+  /** `since`/`until` clamped to the 30-day window. */
+  window(since?: string, until?: string): { $gte: Date; $lte?: Date } {
+    const floor = this.clock.now().getTime() - EVENT_WINDOW_MS;
+    const from = since ? Math.max(floor, Date.parse(since)) : floor;
+    return until ? { $gte: new Date(from), $lte: new Date(until) } : { $gte: new Date(from) };
+  }
+}
+
+function jobOpts(delayMs: number) {
+  return {
+    removeOnComplete: true,
+    removeOnFail: 1000,
+    attempts: 1,
+    ...(delayMs > 0 ? { delay: Math.ceil(delayMs) } : {}),
+  };
+}
+
+/** The JSON body of an event (Standard Webhooks payload), fixed once stored. */
+export function eventBody(scope: ShopScope, d: EventDraft): string {
+  return JSON.stringify({
+    id: d.id,
+    type: d.type,
+    createdAt: d.createdAt.toISOString(),
+    shopId: scope.shopId,
+    apiVersion: 'v1',
+    data: { object: d.object },
+  });
+}

@@ -1,0 +1,71 @@
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request a receiver got. */
+export interface Received {
+  at: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type Answer = { status: number; headers?: Record<string, string>; body?: string; hangMs?: number };
+
+/**
+ * A real HTTP receiver on loopback for outbound-event tests: records every request and answers
+ * what `answer` says (200 by default), so a test can script 500, 410, 429 + Retry-After or a hang.
+ */
+export class Receiver {
+  readonly received: Received[] = [];
+  answer: (req: Received, n: number) => Answer = () => ({ status: 200, body: 'ok' });
+  private server!: Server;
+  url = '';
+
+  static async start(path = '/hook'): Promise<Receiver> {
+    const r = new Receiver();
+    r.server = createServer((req, res) => r.handle(req, res));
+    r.server.keepAliveTimeout = 1000;
+    await new Promise<void>((ok) => r.server.listen(0, '127.0.0.1', ok));
+    r.url = `http://127.0.0.1:${(r.server.address() as AddressInfo).port}${path}`;
+    return r;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  /** The requests with this `webhook-id`. */
+  withId(id: string): Received[] {
+    return this.received.filter((r) => r.headers['webhook-id'] === id);
+  }
+
+  /** Parsed bodies of every request. */
+  bodies(): Array<Record<string, any>> {
+    return this.received.map((r) => JSON.parse(r.body));
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((ok) => this.server.close(() => ok()));
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const got: Received = {
+        at: Date.now(),
+        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      this.received.push(got);
+      const a = this.answer(got, this.received.length);
+      const reply = () => {
+        res.writeHead(a.status, a.headers ?? {});
+        res.end(a.body ?? '');
+      };
+      if (a.hangMs) setTimeout(reply, a.hangMs);
+      else reply();
+    });
+  }
+}
