@@ -14,6 +14,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'payout_method',
   'transfer',
   'refund',
+  'webhook_endpoint',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
@@ -49,6 +50,8 @@ export const AUDIT_ACTIONS = [
   'payout_method.update',
   'transfer.confirm',
   'transfer.retry',
+  // An outbound-events endpoint the server disabled (410 Gone, or every attempt failing for 5 days).
+  'webhook_endpoint.disable',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -46,3 +46,5 @@ EventDeliverySchema.index({ shopId: 1, endpointId: 1, status: 1, createdAt: -1, 
 EventDeliverySchema.index({ shopId: 1, endpointId: 1, eventType: 1, createdAt: -1, _id: -1 });
 // The sweeper's and the metrics' cross-shop scan of due pending deliveries (a system query).
 EventDeliverySchema.index({ status: 1, nextAttemptAt: 1 });
+// Retention: the sweeper deletes what is older than the 30 days kept (system query, every shop).
+EventDeliverySchema.index({ createdAt: 1 });

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
 import type { Types } from 'mongoose';
+import { AuditTrail } from '../audit/audit-trail.service';
 import { Clock } from '../common/clock/clock';
 import { OutboundHttpError, outboundRequest } from '../common/http/outbound/outbound-http';
 import { shopScope, toObjectId, type ShopScope } from '../common/tenancy';
@@ -53,6 +54,7 @@ export class EventDispatcher {
     private readonly secrets: EndpointSecrets,
     private readonly targets: WebhookTargets,
     private readonly metrics: EventMetrics,
+    private readonly audit: AuditTrail,
     private readonly clock: Clock,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(webhooksConfig.KEY) private readonly cfg: WebhooksConfig,
@@ -206,6 +208,13 @@ export class EventDispatcher {
         { shopId: scope.shopId, endpointId: String(endpoint._id), reason: verdict.reason },
         'Webhook endpoint disabled',
       );
+      // The shop learns it from its audit trail (actor platform) as well as from the endpoint itself.
+      await this.audit.platformEvents(scope, 'webhook_endpoint.disable', [
+        {
+          resource: { type: 'webhook_endpoint', id: String(endpoint._id) },
+          after: { status: 'disabled', disabledReason: verdict.reason, url: endpoint.url },
+        },
+      ]);
     }
   }
 }

@@ -11,12 +11,17 @@ const MAX_BATCHES = 20;
 export interface SweepReport {
   fannedOut: number;
   redriven: number;
+  purged: number;
 }
+
+/** How long events and their delivery logs are kept (GET /v1/events, replay). */
+export const EVENT_RETENTION_DAYS = 30;
 
 /**
  * The events sweeper (repeatable, and once at every processor start): finishes fan-outs a crash
  * interrupted, and re-queues pending deliveries whose attempt is overdue by more than the grace
- * period (their job was lost with Redis, or its process died). Sending twice at once is prevented by
+ * period (their job was lost with Redis, or its process died), and deletes events and deliveries
+ * older than the 30 days kept. Sending twice at once is prevented by
  * the attempt's claim, so a re-queued delivery that was only late is harmless.
  */
 @Injectable()
@@ -31,7 +36,7 @@ export class EventsSweeper {
   ) {}
 
   async sweep(): Promise<SweepReport> {
-    const report: SweepReport = { fannedOut: 0, redriven: 0 };
+    const report: SweepReport = { fannedOut: 0, redriven: 0, purged: 0 };
     const before = new Date(this.clock.now().getTime() - this.cfg.redriveAfterMs);
     for (let i = 0; i < MAX_BATCHES; i++) {
       const events = await this.system.pendingFanout(before, BATCH);
@@ -48,6 +53,12 @@ export class EventsSweeper {
       report.redriven += due.length;
       if (due.length < BATCH) break;
       cursor = due[due.length - 1].nextAttemptAt;
+    }
+    const retention = new Date(this.clock.now().getTime() - EVENT_RETENTION_DAYS * 86_400_000);
+    for (let i = 0; i < MAX_BATCHES; i++) {
+      const purged = await this.system.purgeBefore(retention, BATCH);
+      report.purged += purged;
+      if (purged < BATCH) break;
     }
     if (report.fannedOut + report.redriven > 0)
       this.logger.warn(report, 'Events sweeper: finished fan-outs and re-queued overdue deliveries');

@@ -24,3 +24,5 @@ OutboundEventSchema.index({ shopId: 1, createdAt: -1, _id: -1 });
 OutboundEventSchema.index({ shopId: 1, type: 1, createdAt: -1, _id: -1 });
 // The sweeper's cross-shop scan for events not fanned out yet (a system query).
 OutboundEventSchema.index({ fanoutPendingAt: 1 });
+// Retention: the sweeper deletes what is older than the 30 days kept (system query, every shop).
+OutboundEventSchema.index({ createdAt: 1 });

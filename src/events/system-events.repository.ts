@@ -15,6 +15,7 @@ export type DueDelivery = Pick<
 const FANOUT_SCAN = 'events sweeper: events a crash left before their fan-out';
 const DUE_SCAN = 'events sweeper: pending deliveries past their attempt time';
 const STATS_SCAN = 'metrics: outbound event deliveries by state';
+const PURGE_SCAN = 'events retention: events and deliveries past the 30 days kept for pollers and replay';
 
 /**
  * The events sweeper's and the metrics' cross-shop reads (the events module's only opt-out of the
@@ -48,6 +49,30 @@ export class SystemEventsRepository {
       .limit(limit)
       .lean<DueDelivery[]>()
       .exec();
+  }
+
+  /**
+   * Events and their deliveries older than `before` (the 30 days `GET /v1/events` and replay serve):
+   * deleted in bounded batches by id, oldest first, so one sweep never holds the store for long.
+   */
+  async purgeBefore(before: Date, limit: number): Promise<number> {
+    let purged = 0;
+    for (const model of [this.deliveries, this.events] as Array<Model<EventDelivery | OutboundEvent>>) {
+      const old = await model
+        .find({ createdAt: { $lt: before } }, { _id: 1 })
+        .sort({ createdAt: 1 })
+        .setOptions(systemQuery(PURGE_SCAN))
+        .limit(limit)
+        .lean<Array<{ _id: unknown }>>()
+        .exec();
+      if (old.length === 0) continue;
+      const res = await model
+        .deleteMany({ _id: { $in: old.map((o) => o._id) } })
+        .setOptions(systemQuery(PURGE_SCAN))
+        .exec();
+      purged += res.deletedCount;
+    }
+    return purged;
   }
 
   /** When the oldest pending delivery was due (null when none is pending). */

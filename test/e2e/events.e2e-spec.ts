@@ -150,6 +150,13 @@ describe('outbound events (e2e)', () => {
       const got = await t.api.get(`/v1/webhook-endpoints/${ep.id}`, { token: shop.token });
       expect(got.body).toMatchObject({ status: 'disabled', disabledReason: expect.stringContaining('410') });
     });
+    // ...and says so in the shop's audit trail (actor platform), once
+    const audit = await t.api.get('/v1/audit-events?limit=250&action=webhook_endpoint.disable', {
+      token: shop.token,
+    });
+    const disabled = audit.body.events.filter((e: { resource: { id: string } }) => e.resource.id === ep.id);
+    expect(disabled).toHaveLength(1);
+    expect(disabled[0]).toMatchObject({ actor: { kind: 'platform' } });
     await vendor('Gone again');
     await new Promise((ok) => setTimeout(ok, 500));
     expect(r.received).toHaveLength(1);
