@@ -11,7 +11,9 @@ mkdir -p .data/reports
 # The development store may need building first (the default, SecantusDB, is compiled once from
 # crates.io: ~7-9 min on a fresh machine): services come up in the background while the steps
 # that need no database run.
-bash scripts/services.sh up >.data/reports/services.log 2>&1 &
+# `install` first, always: the fault tests start their own store from the checkout's binaries, so
+# they must exist even when a store already listens at MONGODB_URI and `up` has nothing to start.
+{ bash scripts/services.sh install && bash scripts/services.sh up; } >.data/reports/services.log 2>&1 &
 SERVICES=$!
 services_ready() {
   if ! wait "$SERVICES"; then
