@@ -35,7 +35,9 @@ import { TransfersV1Controller } from './transfers.v1.controller';
 /**
  * Payout rails (DESIGN §10): vendors' payout methods, shops' provider credentials, one transfer per
  * paid batch driven through its PayoutRail, provider webhooks through the ingestion inbox. The
- * payout engine calls `TransfersService.createForPaidBatch`; nothing here reads payout batches.
+ * payout engine calls `TransfersService.createForPaidBatch` (and payouts:reconcile reads transfers
+ * through TransfersRepository); nothing here reads payout batches, so PayoutsModule imports this
+ * module without a cycle.
  * The queue processors are registered by the ProcessorsModule.
  */
 @Module({
@@ -77,6 +79,6 @@ import { TransfersV1Controller } from './transfers.v1.controller';
     PaypalRail,
     PayoutRails,
   ],
-  exports: [TransfersService, TransferRunner, TransferQueue, SystemTransfersRepository],
+  exports: [TransfersService, TransferRunner, TransferQueue, SystemTransfersRepository, TransfersRepository],
 })
 export class TransfersModule {}
