@@ -16,6 +16,7 @@ import { PayoutMethodsRepository } from './payout-methods.repository';
 import { PayoutMethodsService } from './payout-methods.service';
 import { PayoutProviders, PayoutProvidersSchema } from './payout-provider.schema';
 import { PayoutProvidersRepository } from './payout-providers.repository';
+import { PayoutProviderSecretsService } from './payout-provider-secrets.service';
 import { PayoutProvidersService } from './payout-providers.service';
 import { PayoutProvidersV1Controller } from './payout-providers.v1.controller';
 import { ProviderWebhooksController } from './provider-webhooks.controller';
@@ -68,6 +69,7 @@ import { TransfersV1Controller } from './transfers.v1.controller';
     PayoutProvidersRepository,
     PayoutMethodsService,
     PayoutProvidersService,
+    PayoutProviderSecretsService,
     TransfersService,
     TransferRunner,
     TransferQueue,
@@ -79,6 +81,13 @@ import { TransfersV1Controller } from './transfers.v1.controller';
     PaypalRail,
     PayoutRails,
   ],
-  exports: [TransfersService, TransferRunner, TransferQueue, SystemTransfersRepository, TransfersRepository],
+  exports: [
+    TransfersService,
+    TransferRunner,
+    TransferQueue,
+    SystemTransfersRepository,
+    TransfersRepository,
+    PayoutProviderSecretsService,
+  ],
 })
 export class TransfersModule {}

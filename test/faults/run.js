@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // The fault tests (issue 12), run by scripts/test.sh after `nest build`:
-//   node test/faults/run.js [redis mongo payout worker]   (default: all four)
+//   node test/faults/run.js [redis mongo payout worker rails]   (default: all five)
 // FAULTS_KEEP=1 keeps the data directory and logs, FAULTS_HOLD=<s> waits before stopping the
 // services (inspection), FAULTS_LOG_LEVEL sets the apps' log level, FAULTS_REPORT=<file> writes the
 // figures as JSON.
@@ -12,8 +12,9 @@
 const { randomBytes } = require('node:crypto');
 const { Stack, json, shop, order, deliverUntilAcked, pool, until, ledger, sleep, log } = require('./harness');
 const mongoose = require('mongoose');
+const { railsScenario } = require('./rails');
 
-const LIMIT_MS = { redis: 240_000, mongo: 240_000, payout: 300_000, worker: 240_000 };
+const LIMIT_MS = { redis: 240_000, mongo: 240_000, payout: 300_000, worker: 240_000, rails: 240_000 };
 const results = [];
 
 function report(name, figures, ok) {
@@ -234,7 +235,8 @@ async function payoutScenario(stack) {
   if (first.status !== 202) throw new Error(`debtor batch: ${first.status} ${JSON.stringify(first.body)}`);
   await until(
     'the debtor is paid out',
-    async () => (await lines.countDocuments({ shopId: sid, batchId: first.body.batchIds[0], frozen: true })) === 1,
+    async () =>
+      (await lines.countDocuments({ shopId: sid, batchId: first.body.batchIds[0], frozen: true })) === 1,
     60_000,
     200,
   );
@@ -451,6 +453,7 @@ const SCENARIOS = {
   mongo: mongoScenario,
   payout: payoutScenario,
   worker: workerScenario,
+  rails: (stack) => railsScenario(stack, report),
 };
 
 async function main() {
