@@ -36,9 +36,8 @@ export class BatchBusyError extends Error {
  * net of zero or below releases them (`carried_forward`: every row stays due). Then the vendor's
  * balance takes the batch (exactly once), totals are summed from what carries the batch id, and the
  * batch settles. Every step is a conditional write, so a resumed run finishes what a dead one began.
- * A completed batch (positive total) is then handed to the transfers service (DESIGN §10), which
- * creates its one transfer; the batch carries `transferDue` until that answered, so a run, a
- * retried job or the payout sweeper repeats the idempotent hand-over after a crash in between.
+ * A completed positive batch is then handed to the transfers service (DESIGN §10); `transferDue`
+ * marks it until that answered, so a retried job or the sweeper repeats the idempotent hand-over.
  * The queue's processor and the operator CLI run batches through here (via PayoutEngine.run).
  */
 @Injectable()
@@ -159,10 +158,8 @@ export class PayoutBatchRunner {
   }
 
   /**
-   * A completed batch with a positive total becomes its transfer (never a carried-forward one).
-   * Idempotent (one transfer per batch): a repeat answers the existing transfer. Only batches
-   * marked `transferDue` are handed over, so a batch settled before the rails were wired (or
-   * whose transfer exists) is never sent to a provider by a rerun.
+   * A completed positive batch becomes its one transfer (idempotent). Only `transferDue` batches:
+   * one settled before the rails were wired is never sent to a provider by a rerun.
    */
   async handOver(scope: ShopScope, batch: PayoutBatch): Promise<PayoutBatch> {
     if (batch.status !== 'completed' || !(batch.total > 0) || !batch.transferDue) return batch;
