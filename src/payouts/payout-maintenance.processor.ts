@@ -34,15 +34,16 @@ export class PayoutMaintenanceProcessor extends RepeatableJobsProcessor {
   }
 
   protected override onStart(): Promise<number> {
-    return this.resumeStalled();
+    return this.sweepNow();
   }
 
   @OnJob({ queue: Queues.Maintenance, name: Jobs.SweepPayoutBatches })
   sweep(): Promise<number> {
-    return this.resumeStalled();
+    return this.sweepNow();
   }
 
-  private async resumeStalled(): Promise<number> {
+  /** One sweep, also called directly (tests, like the transfer sweeper's). */
+  async sweepNow(): Promise<number> {
     return (await this.resumeRuns()) + (await this.repairHandOvers());
   }
 

@@ -1,4 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
+import { getConnectionToken } from '@nestjs/mongoose';
+import { Connection, Types } from 'mongoose';
+import { PayoutMaintenanceProcessor } from '../../src/payouts/payout-maintenance.processor';
 import { startApp, TestApp } from '../support/app';
 import { vendorToken } from '../support/catalog';
 import { createShop, TestShop } from '../support/factory';
@@ -141,6 +144,38 @@ describe('payout rails through the payout engine (e2e)', () => {
       state: 'paid',
       reference: 'BANK-RW-0001',
     });
+    await s.reconcile();
+  });
+
+  it('a crash between completing a batch and creating its transfer: the payout sweeper creates it, once', async () => {
+    const s = await scenario('rw-sweep');
+    await s.send('orders/create', await s.order([{ price: '30.00', quantity: 1 }], day(-2)));
+    const batch = await s.batch(day(-1));
+    expect(BigInt(Math.round(batch.total * 100))).toBe(payoutOf('30.00', 1, 10)); // 27.00
+    const created = await eventually(async () => {
+      const b = await s.getBatch(batch._id);
+      if (b.transfer?.state !== 'awaiting_reference') throw new Error(String(b.transfer?.state));
+      return b.transfer;
+    });
+    // Back to the state a kill -9 right after `completed` leaves (manual rail: nothing was sent):
+    // the batch completed and still transferDue, no transfer, its write older than a lease.
+    const db = t.app.get<Connection>(getConnectionToken()).db!;
+    await db.collection('transfers').deleteOne({ _id: new Types.ObjectId(created.id) });
+    await db
+      .collection('payout_batches')
+      .updateOne(
+        { _id: new Types.ObjectId(batch._id) },
+        { $set: { transferDue: true, updatedAt: new Date(Date.now() - 3600_000) } },
+      );
+    expect((await s.getBatch(batch._id)).transfer).toBeNull();
+    const sweeper = t.app.get(PayoutMaintenanceProcessor);
+    expect(await sweeper.sweepNow()).toBeGreaterThanOrEqual(1);
+    const repaired = (await s.getBatch(batch._id)).transfer;
+    expect(repaired).toMatchObject({ method: 'manual', amount: batch.total });
+    await sweeper.sweepNow(); // done: the batch is no longer transferDue
+    expect((await s.transfersOf()).map((x) => x._id)).toEqual([repaired.id]);
+    const stored = await db.collection('payout_batches').findOne({ _id: new Types.ObjectId(batch._id) });
+    expect(stored?.transferDue).toBe(false);
     await s.reconcile();
   });
 
