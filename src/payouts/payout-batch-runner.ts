@@ -13,6 +13,7 @@ import { RefundMetrics } from '../refunds/refund-metrics';
 import { AuditTrail } from '../audit/audit-trail.service';
 import { BatchTotals, PayoutBatchesRepository } from './payout-batches.repository';
 import { PayoutEngineOptions } from './payout-engine.options';
+import { TransfersService } from '../transfers/transfers.service';
 
 /** Another batch of the same vendor is running: this one runs once it is done (netting is per vendor). */
 class VendorBusyError extends Error {
@@ -35,6 +36,8 @@ export class BatchBusyError extends Error {
  * net of zero or below releases them (`carried_forward`: every row stays due). Then the vendor's
  * balance takes the batch (exactly once), totals are summed from what carries the batch id, and the
  * batch settles. Every step is a conditional write, so a resumed run finishes what a dead one began.
+ * A completed positive batch is then handed to the transfers service (DESIGN §10); `transferDue`
+ * marks it until that answered, so a retried job or the sweeper repeats the idempotent hand-over.
  * The queue's processor and the operator CLI run batches through here (via PayoutEngine.run).
  */
 @Injectable()
@@ -49,6 +52,7 @@ export class PayoutBatchRunner {
     private readonly clock: Clock,
     private readonly options: PayoutEngineOptions,
     private readonly balances: VendorBalancesRepository,
+    private readonly transfers: TransfersService,
     @Optional() private readonly metrics?: RefundMetrics,
     @Optional() private readonly audit?: AuditTrail,
   ) {}
@@ -64,17 +68,18 @@ export class PayoutBatchRunner {
   ): Promise<PayoutBatch> {
     const batch = await this.batches.findById(scope, batchId);
     if (!batch) throw new NotFoundError('Payout batch');
-    if (isSettled(batch.status)) return batch;
+    if (isSettled(batch.status)) return this.handOver(scope, batch);
     const leaseId = randomUUID();
     const leased = await this.batches.acquire(scope, batch._id, leaseId, this.clock.now(), this.leaseEnd());
     if (!leased) {
       const current = await this.batches.findById(scope, batch._id);
-      if (current && isSettled(current.status)) return current;
+      if (current && isSettled(current.status)) return this.handOver(scope, current);
       throw new BatchBusyError(current?.leaseUntil ?? null);
     }
     const id = String(batch._id);
     const heartbeat = this.heartbeat(scope, batch, leaseId);
     let locked = false;
+    let settledBatch: PayoutBatch;
     try {
       // Netting needs the vendor's due rows to itself: one batch of a vendor at a time.
       const lock = await this.balances.lock(
@@ -127,7 +132,7 @@ export class PayoutBatchRunner {
           },
         ]);
       }
-      return done;
+      settledBatch = done;
     } catch (err) {
       if (locked) await this.balances.unlock(scope, batch.vendorId, batch._id).catch(() => undefined);
       if (err instanceof VendorBusyError) {
@@ -147,6 +152,24 @@ export class PayoutBatchRunner {
     } finally {
       heartbeat.stop();
     }
+    // Outside the run's error handling: the batch is settled whatever the hand-over does; a
+    // failed hand-over fails the job (retried) and leaves `transferDue` for the sweeper.
+    return this.handOver(scope, settledBatch);
+  }
+
+  /**
+   * A completed positive batch becomes its one transfer (idempotent). Only `transferDue` batches:
+   * one settled before the rails were wired is never sent to a provider by a rerun.
+   */
+  async handOver(scope: ShopScope, batch: PayoutBatch): Promise<PayoutBatch> {
+    if (batch.status !== 'completed' || !(batch.total > 0) || !batch.transferDue) return batch;
+    await this.transfers.createForPaidBatch(scope, {
+      batchId: batch._id,
+      vendorId: batch.vendorId,
+      amount: batch.total,
+    });
+    await this.batches.transferCreated(scope, batch._id);
+    return { ...batch, transferDue: false };
   }
 
   /** Step 1: the vendor's due rows up to the cut-off come under the batch (conditional claims, in chunks). */

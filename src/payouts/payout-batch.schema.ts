@@ -63,6 +63,13 @@ export class PayoutBatch {
   /** 0 for a paid batch; the net for a carried-forward one (what the next batch starts from). */
   @Prop({ type: Number, default: 0 }) closingBalance!: number;
 
+  /**
+   * True from the moment a batch completes with a positive total until its transfer exists
+   * (DESIGN §10): set in the same write as `completed`, cleared once `createForPaidBatch` answered.
+   * A crash in between leaves it true, and the payout sweeper hands the batch over again.
+   */
+  @Prop({ type: Boolean, default: false }) transferDue!: boolean;
+
   /** How many runs started (retries and reruns included). */
   @Prop({ type: Number, default: 0 }) runs!: number;
   @Prop({ type: String, default: null }) lastError!: string | null;
@@ -89,3 +96,5 @@ PayoutBatchSchema.index({ shopId: 1, status: 1, createdAt: -1, _id: -1 });
 PayoutBatchSchema.index({ shopId: 1, vendorId: 1, status: 1, createdAt: -1, _id: -1 });
 // The payout sweeper's cross-shop query (SystemPayoutBatchesRepository).
 PayoutBatchSchema.index({ status: 1, updatedAt: 1 });
+// The payout sweeper's cross-shop query for completed batches whose transfer is not created yet.
+PayoutBatchSchema.index({ transferDue: 1, updatedAt: 1 });

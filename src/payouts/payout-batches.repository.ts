@@ -163,6 +163,7 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
           $set: {
             ...totals,
             status,
+            transferDue: status === 'completed' && totals.total > 0,
             completedAt: at,
             lastError: null,
             leaseId: null,
@@ -172,6 +173,13 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
         { new: true },
       )
       .lean<PayoutBatch>()
+      .exec();
+  }
+
+  /** The batch's transfer exists (createForPaidBatch answered): nothing left for the sweeper. */
+  async transferCreated(scope: ShopScope, id: Types.ObjectId): Promise<void> {
+    await this.model
+      .updateOne(this.scoped(scope, { _id: id, transferDue: true }), { $set: { transferDue: false } })
       .exec();
   }
 

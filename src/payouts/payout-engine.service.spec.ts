@@ -20,6 +20,24 @@ import type { PayoutBatchesRepository } from './payout-batches.repository';
 import { BatchBusyError, PayoutBatchRunner } from './payout-batch-runner';
 import type { PayoutEngineOptions } from './payout-engine.options';
 import { PayoutEngine } from './payout-engine.service';
+import type { PaidBatch, TransfersService } from '../transfers/transfers.service';
+
+/** The transfers service at the engine's boundary: records each hand-over; can fail the next one. */
+class FakeTransfers implements Pick<TransfersService, 'createForPaidBatch'> {
+  readonly calls: PaidBatch[] = [];
+  failNext = false;
+  async createForPaidBatch(_scope: unknown, batch: PaidBatch) {
+    if (this.failNext) {
+      this.failNext = false;
+      throw new Error('process died before the transfer was created');
+    }
+    this.calls.push(batch);
+    return {} as Awaited<ReturnType<TransfersService['createForPaidBatch']>>;
+  }
+  batchIds(): string[] {
+    return this.calls.map((c) => String(c.batchId));
+  }
+}
 
 const UNTIL = '2026-11-20';
 const before = (day: number) => new Date(`2026-11-${String(day).padStart(2, '0')}T10:00:00.000Z`);
@@ -33,6 +51,7 @@ describe('PayoutEngine (repositories faked)', () => {
   let summaries: FakeSummaries;
   let balances: FakeVendorBalancesRepository;
   let queue: FakeQueue;
+  let transfers: FakeTransfers;
   let engine: PayoutEngine;
 
   /** The engine and its batch runner over the fakes, sharing one clock. */
@@ -46,6 +65,7 @@ describe('PayoutEngine (repositories faked)', () => {
       clock,
       options,
       asReal<VendorBalancesRepository>(balances),
+      asReal<TransfersService>(transfers),
     );
     return new PayoutEngine(
       asReal<PayoutBatchesRepository>(batches),
@@ -66,6 +86,7 @@ describe('PayoutEngine (repositories faked)', () => {
     summaries = new FakeSummaries();
     balances = new FakeVendorBalancesRepository();
     queue = new FakeQueue();
+    transfers = new FakeTransfers();
     engine = build({ chunkSize: 2, leaseMs: 60_000 });
   });
 
@@ -141,6 +162,40 @@ describe('PayoutEngine (repositories faked)', () => {
     expect(String(again._id)).toBe(String(first._id));
     expect(again).toMatchObject({ status: 'completed', total: 12, runs: 1 });
     expect(batches.docs).toHaveLength(1);
+  });
+
+  it('hands a completed positive batch to the transfers service once, with its total', async () => {
+    const [acme] = vendors.add(vendor('acme'));
+    owed(acme._id, 12.34);
+    owed(acme._id, 0.66);
+    const [batch] = await runAll({ until: UNTIL });
+    expect(batch).toMatchObject({ status: 'completed', total: 13, transferDue: false });
+    expect(transfers.calls).toEqual([{ batchId: batch._id, vendorId: acme._id, amount: 13 }]);
+    // A repeated run of the settled batch (a retried job) hands nothing over again.
+    await engine.run(SHOP, String(batch._id), { final: false });
+    expect(transfers.calls).toHaveLength(1);
+  });
+
+  it('a crash between completing and the hand-over: the batch stays transferDue and a rerun or the sweeper repairs it', async () => {
+    const [acme] = vendors.add(vendor('acme'));
+    owed(acme._id, 20);
+    const [queued] = await engine.trigger(SHOP, { until: UNTIL });
+    transfers.failNext = true;
+    await expect(engine.run(SHOP, String(queued._id), { final: false })).rejects.toThrow('process died');
+    expect(batches.docs[0]).toMatchObject({ status: 'completed', total: 20, transferDue: true });
+    expect(transfers.calls).toHaveLength(0);
+    // The retried job finds the batch completed and hands it over (the early-return path).
+    await engine.run(SHOP, String(queued._id), { final: false });
+    expect(transfers.batchIds()).toEqual([String(queued._id)]);
+    expect(batches.docs[0].transferDue).toBe(false);
+    // The sweeper's repair of the same batch, now done, changes nothing.
+    await engine.handOverTransfer(SHOP, { ...batches.docs[0] });
+    expect(transfers.calls).toHaveLength(1);
+    // …while a batch still marked is handed over by the sweeper's call.
+    transfers.failNext = true;
+    await expect(engine.handOverTransfer(SHOP, { ...batches.docs[0], transferDue: true })).rejects.toThrow();
+    await engine.handOverTransfer(SHOP, { ...batches.docs[0], transferDue: true });
+    expect(transfers.calls).toHaveLength(2);
   });
 
   it('a run that crashes between two claim chunks is completed by the next run, nothing lost or doubled', async () => {
@@ -338,6 +393,7 @@ describe('PayoutEngine (repositories faked)', () => {
         expect(lineItems.get(li._id)).toMatchObject({ batchId: null, frozen: false, paid: 0 });
       }
       expect(await balances.find(SHOP, acme._id)).toMatchObject({ carriedForward: -27, paidToDateCents: 0 });
+      expect(transfers.calls).toHaveLength(0); // a carried-forward batch sends nothing
 
       const later = owed(acme._id, 30, before(18));
       const [second] = await runAll({ until: UNTIL });
@@ -359,6 +415,7 @@ describe('PayoutEngine (repositories faked)', () => {
       });
       expect(lineItems.get(later._id)).toMatchObject({ paid: 30, balance: 0 });
       expect(await balances.find(SHOP, acme._id)).toMatchObject({ carriedForward: 0, paidToDateCents: 300 });
+      expect(transfers.calls.map((c) => c.amount)).toEqual([3]);
     });
 
     it('another batch of the same vendor waits while one runs (netting needs the vendor to itself)', async () => {

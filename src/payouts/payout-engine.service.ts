@@ -115,6 +115,14 @@ export class PayoutEngine {
   }
 
   /**
+   * The payout sweeper's repair of a completed batch whose transfer was never created (the
+   * process died between completing it and the hand-over): the same idempotent hand-over.
+   */
+  handOverTransfer(scope: ShopScope, batch: PayoutBatch): Promise<PayoutBatch> {
+    return this.runner.handOver(scope, batch);
+  }
+
+  /**
    * A run of a batch whose last run died: a job id of its own (the dead run's job may still sit in
    * Redis as `active`), one per lapsed lease, so repeated sweeps do not stack runs.
    */
@@ -173,7 +181,7 @@ export class PayoutEngine {
     batch: PayoutBatch,
     onLineItems: (done: number, total: number) => void,
   ): Promise<PayoutBatch> {
-    if (isSettled(batch.status)) return batch;
+    if (isSettled(batch.status)) return this.runner.handOver(scope, batch);
     try {
       return await this.run(scope, String(batch._id), { final: true, onLineItems });
     } catch (err) {

@@ -14,7 +14,8 @@ const SWEEP_BATCH = 200;
 /**
  * The payout sweeper (repeatable, and once at start): resumes `running` batches whose run lease
  * lapsed (their process died) and re-queues `queued` batches whose job was lost, so a batch always
- * completes without an operator.
+ * completes without an operator; and hands completed batches whose transfer was never created
+ * (`transferDue`: the process died right after completing them) to the transfers service again.
  */
 @Processor(Queues.Maintenance)
 export class PayoutMaintenanceProcessor extends RepeatableJobsProcessor {
@@ -33,15 +34,39 @@ export class PayoutMaintenanceProcessor extends RepeatableJobsProcessor {
   }
 
   protected override onStart(): Promise<number> {
-    return this.resumeStalled();
+    return this.sweepNow();
   }
 
   @OnJob({ queue: Queues.Maintenance, name: Jobs.SweepPayoutBatches })
   sweep(): Promise<number> {
-    return this.resumeStalled();
+    return this.sweepNow();
   }
 
-  private async resumeStalled(): Promise<number> {
+  /** One sweep, also called directly (tests, like the transfer sweeper's). */
+  async sweepNow(): Promise<number> {
+    return (await this.resumeRuns()) + (await this.repairHandOvers());
+  }
+
+  /** Completed batches left `transferDue` for longer than a lease (a live run hands over at once). */
+  private async repairHandOvers(): Promise<number> {
+    const before = new Date(this.clock.now().getTime() - this.cfg.payoutLeaseMs);
+    let repaired = 0;
+    for (const batch of await this.system.transferDue(before, SWEEP_BATCH)) {
+      try {
+        await this.engine.handOverTransfer(shopScope(String(batch.shopId)), batch);
+        repaired++;
+      } catch (err) {
+        this.logger.warn(
+          { batchId: String(batch._id), err: (err as Error)?.message },
+          'Could not create the transfer of a completed batch',
+        );
+      }
+    }
+    if (repaired > 0) this.logger.warn({ repaired }, 'Created the missing transfers of completed batches');
+    return repaired;
+  }
+
+  private async resumeRuns(): Promise<number> {
     const now = this.clock.now().getTime();
     const stalled = await this.system.stalled(
       new Date(now - this.cfg.payoutLeaseMs),

@@ -6,6 +6,8 @@ import { LineItemsRepository } from '../line-items/line-items.repository';
 import { VendorsRepository, VendorSummary } from '../vendors/vendors.repository';
 import { PayoutBatchesRepository } from './payout-batches.repository';
 import { VendorBalancesRepository } from './vendor-balances.repository';
+import { TransfersRepository } from '../transfers/transfers.repository';
+import { reconcileTransfers, TransferReconciliation } from './transfer-reconcile';
 
 export interface VendorReconciliation {
   vendorId: string;
@@ -23,6 +25,8 @@ export interface VendorReconciliation {
   balance: { paidToDate: number; carriedForward: number };
   /** Due now from the rows: unsettled payable rows + UNPAID adjustments. */
   due: number;
+  /** The transfers side (DESIGN §10): sent, credited back after a failure, delivered. */
+  transfers: Omit<TransferReconciliation, 'differences'>;
   ok: boolean;
   differences: string[];
 }
@@ -39,6 +43,7 @@ export class PayoutReconcileService {
     private readonly adjustments: PayoutAdjustmentsRepository,
     private readonly batches: PayoutBatchesRepository,
     private readonly balances: VendorBalancesRepository,
+    private readonly transfers: TransfersRepository,
   ) {}
 
   async reconcile(scope: ShopScope): Promise<{ ok: boolean; vendors: VendorReconciliation[] }> {
@@ -49,11 +54,12 @@ export class PayoutReconcileService {
   }
 
   async vendor(scope: ShopScope, v: VendorSummary): Promise<VendorReconciliation> {
-    const [rows, adjustments, batches, stored] = await Promise.all([
+    const [rows, adjustments, batches, stored, transfers] = await Promise.all([
       this.lineItems.forReconcile(scope, v._id),
       this.adjustments.forReconcile(scope, v._id),
       this.batches.settledForVendor(scope, v._id),
       this.balances.find(scope, v._id),
+      this.transfers.forReconcile(scope, v._id),
     ]);
     const differences: string[] = [];
     const settled = new Set(batches.map((b) => String(b._id)));
@@ -94,6 +100,12 @@ export class PayoutReconcileService {
         `maintained carriedForward ${carriedForward} but the last batch says ${expectedCarried}`,
       );
     }
+    const { differences: transferDifferences, ...transferFigures } = reconcileTransfers(
+      batches,
+      transfers,
+      adjustments,
+    );
+    differences.push(...transferDifferences);
     const due = sumAmounts([
       ...rows.filter((r) => r.inPayouts && !r.batchId).map((r) => r.balance),
       ...adjustments.filter((a) => a.status === 'UNPAID').map((a) => a.amount),
@@ -109,6 +121,7 @@ export class PayoutReconcileService {
       paidOnRows,
       balance: { paidToDate, carriedForward },
       due,
+      transfers: transferFigures,
       ok: differences.length === 0,
       differences,
     };

@@ -3,6 +3,7 @@ import { MongooseModule } from '@nestjs/mongoose';
 import { AdjustmentsModule } from '../adjustments/adjustments.module';
 import { LineItemsModule } from '../line-items/line-items.module';
 import { VendorsModule } from '../vendors/vendors.module';
+import { TransfersModule } from '../transfers/transfers.module';
 import { PayoutBatch, PayoutBatchSchema } from './payout-batch.schema';
 import { RefundsModule } from '../refunds/refunds.module';
 import { PayoutReconcileService } from './payout-reconcile.service';
@@ -33,6 +34,8 @@ import { VendorReportV1Controller } from './vendor-report.v1.controller';
     LineItemsModule,
     VendorsModule,
     RefundsModule,
+    // The engine hands each paid batch to the transfers service (no cycle: transfers reads no batches).
+    TransfersModule,
     MongooseModule.forFeature([
       { name: PayoutBatch.name, schema: PayoutBatchSchema },
       { name: VendorBalance.name, schema: VendorBalanceSchema },

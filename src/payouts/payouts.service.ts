@@ -7,7 +7,7 @@ import { LineItemsRepository } from '../line-items/line-items.repository';
 import { vendorDayRangeFilter } from '../common/dates/vendor-day-range.query';
 import {
   CreatePayoutBatchesDto,
-  PayoutBatchDto,
+  PayoutBatchDetailDto,
   PayoutBatchesQueuedDto,
   PayoutBatchListDto,
   PayoutBatchListQueryDto,
@@ -21,6 +21,7 @@ import type { Readable } from 'node:stream';
 import { csvStream, reportExport } from '../common/csv';
 import type { PayoutRowFilter } from '../line-items/line-item-views';
 import { PAYOUT_EXPORT_COLUMNS } from './payout-export.columns';
+import { TransfersService } from '../transfers/transfers.service';
 
 /** The rows a payout list query selects (the page and the CSV export alike). */
 function payoutFilter(q: PayoutListQueryDto): PayoutRowFilter {
@@ -39,6 +40,7 @@ export class PayoutsService {
     private readonly batches: PayoutBatchesRepository,
     private readonly engine: PayoutEngine,
     private readonly audit: AuditTrail,
+    private readonly transfers: TransfersService,
   ) {}
 
   async list(scope: ShopScope, q: PayoutListQueryDto): Promise<PayoutListDto> {
@@ -118,9 +120,10 @@ export class PayoutsService {
     return { total, nextOffset: nextOffset(q, total), batches: items.map(toPayoutBatchResponse) };
   }
 
-  async getBatch(scope: ShopScope, id: string): Promise<PayoutBatchDto> {
+  /** The batch with its transfer (read-only lookup by batch id: one per batch). */
+  async getBatch(scope: ShopScope, id: string): Promise<PayoutBatchDetailDto> {
     const batch = await this.batches.findById(scope, id);
     if (!batch) throw new NotFoundError('Payout batch');
-    return toPayoutBatchResponse(batch);
+    return { ...toPayoutBatchResponse(batch), transfer: await this.transfers.ofBatch(scope, batch._id) };
   }
 }

@@ -5,7 +5,7 @@ import { ApiV1Errors, notFound } from '../common/http/api-errors.decorator';
 import type { ShopScope } from '../common/tenancy';
 import {
   CreatePayoutBatchesDto,
-  PayoutBatchDto,
+  PayoutBatchDetailDto,
   PayoutBatchesQueuedDto,
   PayoutBatchListDto,
   PayoutBatchListQueryDto,
@@ -87,12 +87,12 @@ export class PayoutsV1Controller {
   @Get('batches/:id')
   @ApiOperation({
     operationId: 'getPayoutBatch',
-    summary: 'Read one payout batch: vendor, period end, totals and status',
+    summary: 'Read one payout batch: vendor, period end, totals, status and its transfer',
   })
   @ObjectIdParam('id', '6742c1d2e3f4a5b6c7d8e9f0', 'Batch id')
-  @ApiOkResponse({ type: PayoutBatchDto })
+  @ApiOkResponse({ type: PayoutBatchDetailDto })
   @ApiV1Errors(notFound('Payout batch'))
-  getBatch(@Scope() scope: ShopScope, @Param('id') id: string): Promise<PayoutBatchDto> {
+  getBatch(@Scope() scope: ShopScope, @Param('id') id: string): Promise<PayoutBatchDetailDto> {
     return this.payouts.getBatch(scope, id);
   }
 }

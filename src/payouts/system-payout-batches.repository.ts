@@ -36,4 +36,18 @@ export class SystemPayoutBatchesRepository {
     );
     return [...running, ...queued];
   }
+
+  /**
+   * Completed batches whose transfer was not created (the process died between completing the
+   * batch and handing it to the transfers service), not written since `before`.
+   */
+  transferDue(before: Date, limit: number): Promise<PayoutBatch[]> {
+    return this.model
+      .find({ transferDue: true, updatedAt: { $lt: before } })
+      .sort({ updatedAt: 1 })
+      .limit(limit)
+      .setOptions(systemQuery('payout sweeper: completed batches without their transfer'))
+      .lean<PayoutBatch[]>()
+      .exec();
+  }
 }

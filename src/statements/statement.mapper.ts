@@ -1,4 +1,5 @@
 import type { PayoutAdjustment } from '../adjustments/payout-adjustment.schema';
+import type { BatchTransferDto } from '../transfers/dto/transfer.dto';
 import { subtractAmounts, sumAmounts } from '../common/money';
 import { LINE_FIGURE_FIELDS, LineFiguresDto } from '../line-items/dto/line-figures.dto';
 import type { MoneyRowSource } from '../line-items/line-item-views';
@@ -81,6 +82,7 @@ export function buildStatement(
   batch: StatementBatch,
   rows: MoneyRowSource[],
   adjustments: PayoutAdjustment[],
+  transfer: BatchTransferDto | null = null,
 ): StatementDto {
   const lines = rows.map(toStatementRow);
   const adj = sortAdjustments(adjustments).map(adjustmentStatementRow);
@@ -113,5 +115,6 @@ export function buildStatement(
     },
     paid: paidBy(batch),
     closingBalance: closingOf(batch, net),
+    transfer,
   };
 }

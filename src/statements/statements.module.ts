@@ -2,16 +2,17 @@ import { Module } from '@nestjs/common';
 import { AdjustmentsModule } from '../adjustments/adjustments.module';
 import { LineItemsModule } from '../line-items/line-items.module';
 import { PayoutsModule } from '../payouts/payouts.module';
+import { TransfersModule } from '../transfers/transfers.module';
 import { StatementsService } from './statements.service';
 import { StatementsV1Controller } from './statements.v1.controller';
 import { StatementsV2Controller } from './statements.v2.controller';
 
 /**
  * Statements (STYLE: line-items → payouts → statements): what a batch settled, as JSON and CSV.
- * Reads batches, rows and adjustments through their own features' repositories; owns no collection.
+ * Reads batches, rows, adjustments and the batch's transfer through their own features' repositories; owns no collection.
  */
 @Module({
-  imports: [AdjustmentsModule, LineItemsModule, PayoutsModule],
+  imports: [AdjustmentsModule, LineItemsModule, PayoutsModule, TransfersModule],
   controllers: [StatementsV1Controller, StatementsV2Controller],
   providers: [StatementsService],
 })

@@ -9,6 +9,7 @@ import type { ShopScope } from '../common/tenancy';
 import type { MoneyRowSource } from '../line-items/line-item-views';
 import { LineItemsRepository } from '../line-items/line-items.repository';
 import { PayoutBatchesRepository } from '../payouts/payout-batches.repository';
+import { TransfersService } from '../transfers/transfers.service';
 import type { StatementDto } from './dto/statement.dto';
 import { STATEMENT_CSV_COLUMNS, type StatementCsvLine } from './statement.columns';
 import {
@@ -34,15 +35,17 @@ export class StatementsService {
     private readonly lineItems: LineItemsRepository,
     private readonly adjustments: PayoutAdjustmentsRepository,
     private readonly audit: AuditTrail,
+    private readonly transfers: TransfersService,
   ) {}
 
   async statement(scope: ShopScope, batchId: string): Promise<StatementDto> {
     const batch = await this.batch(scope, batchId);
-    const [rows, adjustments] = await Promise.all([
+    const [rows, adjustments, transfer] = await Promise.all([
       this.lineItems.batchRows(scope, String(batch._id), batch.vendorId),
       this.adjustments.settledByBatch(scope, String(batch._id), batch.vendorId),
+      this.transfers.ofBatch(scope, batch._id),
     ]);
-    return buildStatement(batch, rows, adjustments);
+    return buildStatement(batch, rows, adjustments, transfer);
   }
 
   /**

@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ModelOutbox, withOutbox } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
-import { ShopScope, TenantRepository } from '../common/tenancy';
+import { ShopScope, systemQuery, TenantRepository } from '../common/tenancy';
 import { upsertReturningDocument } from '../database/upsert';
 import { PayoutProviders } from './payout-provider.schema';
 
@@ -19,6 +19,16 @@ export type PayoutProvidersChanges = Partial<
     | 'paypalWebhookId'
   >
 >;
+
+/** The sealed fields of a shop's payout provider credentials (what `secrets:rotate` re-seals). */
+export const SEALED_PROVIDER_FIELDS = [
+  'stripeSecretKeyEnc',
+  'stripeWebhookSecretEnc',
+  'paypalClientIdEnc',
+  'paypalClientSecretEnc',
+] as const;
+export type SealedProviderField = (typeof SEALED_PROVIDER_FIELDS)[number];
+export type SealedProviderSecrets = Pick<PayoutProviders, '_id' | 'shopId' | SealedProviderField>;
 
 @Injectable()
 export class PayoutProvidersRepository extends TenantRepository<PayoutProviders> {
@@ -57,5 +67,36 @@ export class PayoutProvidersRepository extends TenantRepository<PayoutProviders>
         .lean<PayoutProviders>()
         .exec(),
     );
+  }
+
+  /**
+   * `secrets:rotate`: every shop's sealed provider secrets, one page after `after` in `_id` order
+   * (the rotation's cross-shop read, served by `_id`).
+   */
+  secretsPage(after: Types.ObjectId | null, limit: number): Promise<SealedProviderSecrets[]> {
+    const projection = Object.fromEntries([['shopId', 1], ...SEALED_PROVIDER_FIELDS.map((f) => [f, 1])]);
+    return this.model
+      .find(after ? { _id: { $gt: after } } : {}, projection)
+      .sort({ _id: 1 })
+      .limit(limit)
+      .setOptions(systemQuery('secrets:rotate: payout provider secrets to re-seal'))
+      .lean<SealedProviderSecrets[]>()
+      .exec();
+  }
+
+  /**
+   * Replaces the sealed secrets only if they are still what was read (compare-and-set): a secret
+   * replaced through the API meanwhile is never overwritten with an older one. False when changed.
+   */
+  async replaceSecrets(
+    before: SealedProviderSecrets,
+    after: Pick<PayoutProviders, SealedProviderField>,
+  ): Promise<boolean> {
+    const was = Object.fromEntries(SEALED_PROVIDER_FIELDS.map((f) => [f, before[f] ?? null]));
+    const res = await this.model
+      .updateOne({ _id: before._id, shopId: before.shopId, ...was }, { $set: { ...after } })
+      .setOptions(systemQuery('secrets:rotate: re-seal one shop’s payout provider secrets'))
+      .exec();
+    return res.modifiedCount === 1;
   }
 }

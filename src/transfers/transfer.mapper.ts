@@ -1,5 +1,5 @@
 import type { PayoutMethodDto } from './dto/payout-method.dto';
-import type { TransferDto } from './dto/transfer.dto';
+import type { BatchTransferDto, TransferDto } from './dto/transfer.dto';
 import type { PayoutMethod } from './payout-method.schema';
 import type { Transfer } from './transfer.schema';
 
@@ -46,5 +46,17 @@ export function toPayoutMethodResponse(vendorId: string, m: PayoutMethod | null)
     receiver: m?.receiver ?? null,
     recipientType: m?.recipientType ?? null,
     updatedAt: iso(m?.updatedAt),
+  };
+}
+
+export function toBatchTransfer(t: Transfer): BatchTransferDto {
+  return {
+    id: String(t._id),
+    method: t.method,
+    state: t.state,
+    amount: t.amount,
+    currency: t.currency,
+    providerId: t.providerId ?? null,
+    reference: t.reference ?? null,
   };
 }

@@ -16,6 +16,7 @@ import { PayoutMethodsRepository } from './payout-methods.repository';
 import { PayoutMethodsService } from './payout-methods.service';
 import { PayoutProviders, PayoutProvidersSchema } from './payout-provider.schema';
 import { PayoutProvidersRepository } from './payout-providers.repository';
+import { PayoutProviderSecretsService } from './payout-provider-secrets.service';
 import { PayoutProvidersService } from './payout-providers.service';
 import { PayoutProvidersV1Controller } from './payout-providers.v1.controller';
 import { ProviderWebhooksController } from './provider-webhooks.controller';
@@ -35,7 +36,9 @@ import { TransfersV1Controller } from './transfers.v1.controller';
 /**
  * Payout rails (DESIGN §10): vendors' payout methods, shops' provider credentials, one transfer per
  * paid batch driven through its PayoutRail, provider webhooks through the ingestion inbox. The
- * payout engine calls `TransfersService.createForPaidBatch`; nothing here reads payout batches.
+ * payout engine calls `TransfersService.createForPaidBatch` (and payouts:reconcile reads transfers
+ * through TransfersRepository); nothing here reads payout batches, so PayoutsModule imports this
+ * module without a cycle.
  * The queue processors are registered by the ProcessorsModule.
  */
 @Module({
@@ -66,6 +69,7 @@ import { TransfersV1Controller } from './transfers.v1.controller';
     PayoutProvidersRepository,
     PayoutMethodsService,
     PayoutProvidersService,
+    PayoutProviderSecretsService,
     TransfersService,
     TransferRunner,
     TransferQueue,
@@ -77,6 +81,13 @@ import { TransfersV1Controller } from './transfers.v1.controller';
     PaypalRail,
     PayoutRails,
   ],
-  exports: [TransfersService, TransferRunner, TransferQueue, SystemTransfersRepository],
+  exports: [
+    TransfersService,
+    TransferRunner,
+    TransferQueue,
+    SystemTransfersRepository,
+    TransfersRepository,
+    PayoutProviderSecretsService,
+  ],
 })
 export class TransfersModule {}

@@ -74,6 +74,11 @@ export class TransfersRepository extends TenantRepository<Transfer> {
     return this.model.findOne(this.scoped(scope, { batchId })).lean<Transfer>().exec();
   }
 
+  /** Every transfer of a vendor (payouts:reconcile; served by the vendor's list index). */
+  forReconcile(scope: ShopScope, vendorId: Types.ObjectId): Promise<Transfer[]> {
+    return this.model.find(this.scoped(scope, { vendorId }), { history: 0 }).lean<Transfer[]>().exec();
+  }
+
   findByProviderId(scope: ShopScope, providerId: string): Promise<Transfer | null> {
     return this.model.findOne(this.scoped(scope, { providerId })).lean<Transfer>().exec();
   }

@@ -10,10 +10,10 @@ import { nextOffset } from '../common/pagination';
 import { OperationContexts } from '../common/context/operation-context';
 import { ShopScope, toObjectId } from '../common/tenancy';
 import { VendorsRepository } from '../vendors/vendors.repository';
-import { TransferDto, TransferListDto, TransferListQueryDto } from './dto/transfer.dto';
+import { BatchTransferDto, TransferDto, TransferListDto, TransferListQueryDto } from './dto/transfer.dto';
 import { PayoutMethodsService } from './payout-methods.service';
 import { PayoutProvidersService } from './payout-providers.service';
-import { toTransferResponse } from './transfer.mapper';
+import { toBatchTransfer, toTransferResponse } from './transfer.mapper';
 import { Transfer, TransferStateChange } from './transfer.schema';
 import { TransferQueue } from './transfer-queue';
 import { signalTransferMoved } from './transfer-signals';
@@ -101,6 +101,12 @@ export class TransfersService {
       page,
     );
     return { total, nextOffset: nextOffset(page, total), transfers: items.map(toTransferResponse) };
+  }
+
+  /** The batch's transfer for its read and statement (null: carried forward, or not created yet). */
+  async ofBatch(scope: ShopScope, batchId: Types.ObjectId): Promise<BatchTransferDto | null> {
+    const t = await this.transfers.findByBatch(scope, batchId);
+    return t ? toBatchTransfer(t) : null;
   }
 
   async get(scope: ShopScope, id: string): Promise<TransferDto> {

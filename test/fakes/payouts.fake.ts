@@ -22,7 +22,8 @@ type BatchMethods =
   | 'renew'
   | 'complete'
   | 'release'
-  | 'decide';
+  | 'decide'
+  | 'transferCreated';
 
 /** payout_batches in memory, with the repository's conditional writes (unique key, run lease). */
 export class FakePayoutBatchesRepository implements Pick<PayoutBatchesRepository, BatchMethods> {
@@ -61,6 +62,7 @@ export class FakePayoutBatchesRepository implements Pick<PayoutBatchesRepository
       completedAt: null,
       leaseId: null,
       leaseUntil: null,
+      transferDue: false,
       createdAt: now,
       updatedAt: now,
     };
@@ -114,11 +116,16 @@ export class FakePayoutBatchesRepository implements Pick<PayoutBatchesRepository
     return this.update(scope, id, (b) => b.leaseId === leaseId, {
       ...totals,
       status,
+      transferDue: status === 'completed' && totals.total > 0,
       completedAt: at,
       lastError: null,
       leaseId: null,
       leaseUntil: null,
     });
+  }
+
+  async transferCreated(scope: ShopScope, id: Types.ObjectId): Promise<void> {
+    await this.update(scope, id, (b) => b.transferDue, { transferDue: false });
   }
 
   async release(

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // The fault tests (issue 12), run by scripts/test.sh after `nest build`:
-//   node test/faults/run.js [redis mongo payout worker events]   (default: all five)
+//   node test/faults/run.js [redis mongo payout worker events rails]   (default: all six)
 // FAULTS_KEEP=1 keeps the data directory and logs, FAULTS_HOLD=<s> waits before stopping the
 // services (inspection), FAULTS_LOG_LEVEL sets the apps' log level, FAULTS_REPORT=<file> writes the
 // figures as JSON.
@@ -13,8 +13,16 @@ const { randomBytes } = require('node:crypto');
 const { Stack, json, shop, order, deliverUntilAcked, pool, until, ledger, sleep, log } = require('./harness');
 const mongoose = require('mongoose');
 const { eventsScenario } = require('./events');
+const { railsScenario } = require('./rails');
 
-const LIMIT_MS = { redis: 240_000, mongo: 240_000, payout: 300_000, worker: 240_000, events: 240_000 };
+const LIMIT_MS = {
+  redis: 240_000,
+  mongo: 240_000,
+  payout: 300_000,
+  worker: 240_000,
+  events: 240_000,
+  rails: 240_000,
+};
 const results = [];
 
 function report(name, figures, ok) {
@@ -235,7 +243,8 @@ async function payoutScenario(stack) {
   if (first.status !== 202) throw new Error(`debtor batch: ${first.status} ${JSON.stringify(first.body)}`);
   await until(
     'the debtor is paid out',
-    async () => (await lines.countDocuments({ shopId: sid, batchId: first.body.batchIds[0], frozen: true })) === 1,
+    async () =>
+      (await lines.countDocuments({ shopId: sid, batchId: first.body.batchIds[0], frozen: true })) === 1,
     60_000,
     200,
   );
@@ -453,6 +462,7 @@ const SCENARIOS = {
   payout: payoutScenario,
   worker: workerScenario,
   events: (stack) => eventsScenario(stack, report),
+  rails: (stack) => railsScenario(stack, report),
 };
 
 async function main() {

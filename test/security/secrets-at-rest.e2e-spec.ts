@@ -3,6 +3,8 @@ import { getConnectionToken, getModelToken } from '@nestjs/mongoose';
 import { Connection, Model, Types } from 'mongoose';
 import { keyId } from '../../src/common/secrets/data-cipher';
 import { ShopSecretsService } from '../../src/shops/shop-secrets.service';
+import { PayoutProviders } from '../../src/transfers/payout-provider.schema';
+import { PayoutProviderSecretsService } from '../../src/transfers/payout-provider-secrets.service';
 import { Shop } from '../../src/shops/shop.schema';
 import { startApp, TestApp } from '../support/app';
 import { createShop, TestShop } from '../support/factory';
@@ -88,5 +90,48 @@ describe('security: webhook secrets at rest and key rotation (e2e)', () => {
     expect(await stored()).toMatch(/^v2\./);
     await boot(KEY_B); // a fresh process: no cached secret
     expect(await webhookStatus()).toBe(200);
+  });
+
+  it('secrets:rotate also re-seals the payout provider secrets (Stripe, PayPal); the new key alone opens them', async () => {
+    const STRIPE = 'sk_test_rotateMe0001wxyz';
+    const providers = () =>
+      t!.app
+        .get<Model<PayoutProviders>>(getModelToken(PayoutProviders.name))
+        .findOne({ shopId: new Types.ObjectId(shop.shopId) })
+        .lean<PayoutProviders>()
+        .exec();
+    const hints = async () => {
+      const res = await t!.api.get('/v1/shop/payout-providers', { token: shop.token });
+      expect(res.status).toBe(200);
+      return [res.body.stripe.secretKeyHint, res.body.paypal.clientIdHint];
+    };
+    await boot(KEY_A);
+    const set = await t!.api.put(
+      '/v1/shop/payout-providers',
+      { stripeSecretKey: STRIPE, paypalClientId: 'pp-client-rot1', paypalClientSecret: 'pp-secret-rot1' },
+      { token: shop.token },
+    );
+    expect(set.status).toBe(200);
+    const sealedA = (await providers())!;
+    expect(JSON.stringify(sealedA)).not.toContain(STRIPE);
+    expect(sealedA.stripeSecretKeyEnc!.split('.')[1]).toBe(keyId(Buffer.from(KEY_A, 'hex')));
+
+    await boot(KEY_B, KEY_A);
+    expect(await hints()).toEqual(['sk_test_…wxyz', '…rot1']); // opened with the previous key
+    expect(await t!.app.get(PayoutProviderSecretsService).rotate()).toMatchObject({
+      resealed: 1,
+      unreadable: 0,
+      skipped: 0,
+    });
+    const sealedB = (await providers())!;
+    for (const v of [sealedB.stripeSecretKeyEnc, sealedB.paypalClientIdEnc, sealedB.paypalClientSecretEnc])
+      expect(v!.split('.')[1]).toBe(keyId(Buffer.from(KEY_B, 'hex')));
+    expect(await t!.app.get(PayoutProviderSecretsService).rotate()).toMatchObject({
+      resealed: 0,
+      current: 3,
+    });
+
+    await boot(KEY_B); // the previous key dropped: the credentials still open
+    expect(await hints()).toEqual(['sk_test_…wxyz', '…rot1']);
   });
 });

@@ -11,8 +11,9 @@ export const STRIPE_WEBHOOK_SECRET = 'whsec_standinsecret0001';
 export const PAYPAL_WEBHOOK_ID = 'WH-STANDIN-0001';
 
 /**
- * What the payout engine will do once it is wired (issue 17): a batch marked paid with a positive
- * total becomes one transfer. Until then the tests make that one call themselves.
+ * The payout engine's hand-over (`createForPaidBatch`) called directly, for the rail tests that
+ * need a transfer without a batch (each rail's behaviour in isolation). The engine's own call is
+ * proven through POST /v1/payouts/batches in payout-rails-engine.e2e-spec.ts.
  */
 export function payBatch(
   t: TestApp,

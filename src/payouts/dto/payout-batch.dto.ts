@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsMongoId, IsOptional } from 'class-validator';
 import { OffsetPageQueryDto } from '../../common/pagination';
 import { IsDay } from '../../common/dates/day-range';
+import { BatchTransferDto } from '../../transfers/dto/transfer.dto';
 import { BATCH_STATUSES, type BatchStatus } from '../payout-batch.schema';
 
 export class CreatePayoutBatchesDto {
@@ -120,6 +121,18 @@ export class PayoutBatchDto {
   startedAt!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: '2026-12-01T08:00:01.480Z' })
   completedAt!: string | null;
+}
+
+/** GET /v1/payouts/batches/{id}: the batch with its transfer (list answers leave it out: one read each). */
+export class PayoutBatchDetailDto extends PayoutBatchDto {
+  @ApiProperty({
+    type: BatchTransferDto,
+    nullable: true,
+    description:
+      'The transfer that pays this batch (DESIGN §10); null for a carried-forward or unfinished batch ' +
+      '(and for a batch settled before payout rails were wired)',
+  })
+  transfer!: BatchTransferDto | null;
 }
 
 export class PayoutBatchesQueuedDto {

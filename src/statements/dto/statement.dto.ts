@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { BatchTransferDto } from '../../transfers/dto/transfer.dto';
 import { LineFiguresDto } from '../../line-items/dto/line-figures.dto';
 
 export const STATEMENT_ROW_KINDS = ['sale', 'refund', 'adjustment'] as const;
@@ -146,6 +147,14 @@ export class StatementDto {
     example: 0,
   })
   closingBalance!: number;
+  @ApiProperty({
+    type: BatchTransferDto,
+    nullable: true,
+    description:
+      'The transfer that pays what the batch paid (DESIGN §10): method, state, provider id or bank ' +
+      'reference; null for a carried-forward batch (nothing is sent) or before it is created',
+  })
+  transfer!: BatchTransferDto | null;
 }
 
 export class StatementEnvelopeDto {

@@ -155,3 +155,34 @@ export class TransferListDto {
   @ApiProperty({ type: [TransferDto] })
   transfers!: TransferDto[];
 }
+
+/** A payout batch's transfer as the batch and its statement show it (read-only; the full one: GET /v1/payouts/transfers/{id}). */
+export class BatchTransferDto {
+  @ApiProperty({
+    description: 'The transfer’s `_id` (its provider idempotency key)',
+    example: '6745a1b2c3d4e5f6a7b8c9d0',
+  })
+  id!: string;
+  @ApiProperty({ enum: PAYOUT_METHOD_TYPES, example: 'stripe_connect' })
+  method!: PayoutMethodType;
+  @ApiProperty({ enum: TRANSFER_STATES, example: 'paid' })
+  state!: TransferState;
+  @ApiProperty({ description: 'The amount sent (the batch total, decimal)', example: 461.1 })
+  amount!: number;
+  @ApiProperty({ description: 'ISO 4217 currency', example: 'USD' })
+  currency!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Stripe transfer id or PayPal payout_batch_id (null: manual, or not sent yet)',
+    example: 'tr_1Nv0FGQ9RKHgCVdK',
+  })
+  providerId!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Bank or provider reference once paid',
+    example: 'tr_1Nv0FGQ9RKHgCVdK',
+  })
+  reference!: string | null;
+}
