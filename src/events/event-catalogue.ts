@@ -140,6 +140,10 @@ export function fromAudit(record: Pick<AuditRecord, 'action' | 'after'>): EventT
       return 'user.updated';
     case 'user.delete':
       return 'user.deleted';
+    case 'line_item.fulfill':
+      return 'fulfillment.created';
+    case 'line_item.update':
+      return 'line_items.updated';
     case 'payout_adjustment.create':
       return 'payout_adjustment.created';
     case 'payout_adjustment.update':

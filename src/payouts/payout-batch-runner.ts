@@ -13,6 +13,7 @@ import { RefundMetrics } from '../refunds/refund-metrics';
 import { AuditTrail } from '../audit/audit-trail.service';
 import { BatchTotals, PayoutBatchesRepository } from './payout-batches.repository';
 import { PayoutEngineOptions } from './payout-engine.options';
+import { PayoutEvents } from './payout-events';
 
 /** Another batch of the same vendor is running: this one runs once it is done (netting is per vendor). */
 class VendorBusyError extends Error {
@@ -51,6 +52,7 @@ export class PayoutBatchRunner {
     private readonly balances: VendorBalancesRepository,
     @Optional() private readonly metrics?: RefundMetrics,
     @Optional() private readonly audit?: AuditTrail,
+    @Optional() private readonly events?: PayoutEvents,
   ) {}
 
   /**
@@ -127,6 +129,8 @@ export class PayoutBatchRunner {
           },
         ]);
       }
+      // Outbound events (DESIGN §11) last, once the batch is settled; they never fail the run.
+      await this.events?.batchSettled(scope, done);
       return done;
     } catch (err) {
       if (locked) await this.balances.unlock(scope, batch.vendorId, batch._id).catch(() => undefined);

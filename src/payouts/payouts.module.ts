@@ -22,6 +22,9 @@ import { PayoutsV2Controller } from './payouts.v2.controller';
 import { VendorMoneyService } from './vendor-money.service';
 import { VendorReportService } from './vendor-report.service';
 import { VendorReportV1Controller } from './vendor-report.v1.controller';
+import { EventSinkModule } from '../events/event-sink';
+import { BalanceWatch } from './balance-watch';
+import { PayoutEvents } from './payout-events';
 
 /**
  * Payout rows and batches. Line items, adjustments and vendors are read (and marked paid) through
@@ -33,6 +36,7 @@ import { VendorReportV1Controller } from './vendor-report.v1.controller';
     LineItemsModule,
     VendorsModule,
     RefundsModule,
+    EventSinkModule,
     MongooseModule.forFeature([
       { name: PayoutBatch.name, schema: PayoutBatchSchema },
       { name: VendorBalance.name, schema: VendorBalanceSchema },
@@ -45,6 +49,8 @@ import { VendorReportV1Controller } from './vendor-report.v1.controller';
     VendorBalanceV1Controller,
   ],
   providers: [
+    PayoutEvents,
+    BalanceWatch,
     PayoutBatchesRepository,
     PayoutEngine,
     PayoutBatchRunner,
