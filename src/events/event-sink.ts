@@ -51,7 +51,12 @@ export class EventSink {
     try {
       await this.recorder.record(
         scope,
-        events.map((e) => ({ id: eventIdFor(e.key), type: e.type, createdAt: e.createdAt, object: e.object })),
+        events.map((e) => ({
+          id: eventIdFor(e.key),
+          type: e.type,
+          createdAt: e.createdAt,
+          object: e.object,
+        })),
         'sweeper',
       );
     } catch (err) {

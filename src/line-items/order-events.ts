@@ -12,7 +12,10 @@ export function orderReceivedEvent(
   lines: Array<Partial<LineItem>>,
   at: Date,
 ): SourcedEvent {
-  const vendors = new Map<string, { vendorId: string | null; vendorName: string | null; lineItemCount: number }>();
+  const vendors = new Map<
+    string,
+    { vendorId: string | null; vendorName: string | null; lineItemCount: number }
+  >();
   for (const l of lines) {
     const key = l.vendorId ? String(l.vendorId) : `name:${l.vendorName ?? ''}`;
     const v = vendors.get(key) ?? {

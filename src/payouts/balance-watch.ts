@@ -39,7 +39,10 @@ export class BalanceWatch implements OnModuleInit {
   async check(scope: ShopScope, vendorId: string): Promise<void> {
     const id = toObjectId(vendorId);
     if (!id) return;
-    const [balance, mark] = await Promise.all([this.balances.get(scope, vendorId), this.marks.find(scope, id)]);
+    const [balance, mark] = await Promise.all([
+      this.balances.get(scope, vendorId),
+      this.marks.find(scope, id),
+    ]);
     const negative = mark?.negative === true;
     if (balance.due < 0 && !negative) {
       const n = (mark?.negativeCrossings ?? 0) + 1;

@@ -26,7 +26,10 @@ export class PayoutEvents {
     try {
       await this.emit(scope, batch);
     } catch (err) {
-      this.logger.error({ err: (err as Error)?.message, batchId: String(batch._id) }, 'Batch events not emitted');
+      this.logger.error(
+        { err: (err as Error)?.message, batchId: String(batch._id) },
+        'Batch events not emitted',
+      );
     }
   }
 
@@ -35,7 +38,12 @@ export class PayoutEvents {
     const id = String(batch._id);
     const events: SourcedEvent[] = [];
     if (batch.status === 'completed') {
-      events.push({ key: `payout_batch.paid:${id}`, type: 'payout_batch.paid', createdAt: at, object: { ...toPayoutBatchResponse(batch) } });
+      events.push({
+        key: `payout_batch.paid:${id}`,
+        type: 'payout_batch.paid',
+        createdAt: at,
+        object: { ...toPayoutBatchResponse(batch) },
+      });
       for (const paid of await this.adjustments.paidByBatch(scope, id)) {
         const a = await this.adjustments.findById(scope, String(paid._id));
         if (!a) continue;

@@ -122,6 +122,8 @@ export class VendorBalancesRepository extends TenantRepository<VendorBalance> {
 
   /** `due` is back at zero or above: the next drop below zero is a new crossing. */
   async clearNegative(scope: ShopScope, vendorId: Types.ObjectId): Promise<void> {
-    await this.model.updateOne(this.scoped(scope, { vendorId, negative: true }), { $set: { negative: false } }).exec();
+    await this.model
+      .updateOne(this.scoped(scope, { vendorId, negative: true }), { $set: { negative: false } })
+      .exec();
   }
 }

@@ -34,10 +34,14 @@ export class RefundEvents {
     try {
       const keys = new Set(cut.map((c) => `${String(c.refundId)}:${String(c.refundLineItemId)}`));
       const rows = (await this.lineItems.findForOrders(scope, [orderId])).filter(
-        (l) => l.type === 'refund' && l.vendorId && keys.has(`${String(l.refundId)}:${String(l.refundLineItemId)}`),
+        (l) =>
+          l.type === 'refund' &&
+          l.vendorId &&
+          keys.has(`${String(l.refundId)}:${String(l.refundLineItemId)}`),
       );
       const byVendor = new Map<string, typeof rows>();
-      for (const r of rows) byVendor.set(String(r.vendorId), [...(byVendor.get(String(r.vendorId)) ?? []), r]);
+      for (const r of rows)
+        byVendor.set(String(r.vendorId), [...(byVendor.get(String(r.vendorId)) ?? []), r]);
       const events: SourcedEvent[] = [];
       for (const [vendorId, own] of byVendor) {
         const lines = own.map((r) => `${String(r.refundId)}:${String(r.refundLineItemId)}`).sort();
