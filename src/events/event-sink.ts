@@ -1,4 +1,5 @@
 import { Injectable, Logger, Module } from '@nestjs/common';
+import { OperationContexts } from '../common/context/operation-context';
 import type { ShopScope } from '../common/tenancy';
 import type { EventType } from './event-catalogue';
 import { eventIdFor } from './fan-out';
@@ -49,15 +50,19 @@ export class EventSink {
       return;
     }
     try {
-      await this.recorder.record(
-        scope,
-        events.map((e) => ({
-          id: eventIdFor(e.key),
-          type: e.type,
-          createdAt: e.createdAt,
-          object: e.object,
-        })),
-        'sweeper',
+      // A phase of its own: round-trip budgets count the change and its events apart.
+      const recorder = this.recorder;
+      await OperationContexts.phase('events', () =>
+        recorder.record(
+          scope,
+          events.map((e) => ({
+            id: eventIdFor(e.key),
+            type: e.type,
+            createdAt: e.createdAt,
+            object: e.object,
+          })),
+          'sweeper',
+        ),
       );
     } catch (err) {
       this.logger.error(
@@ -66,7 +71,7 @@ export class EventSink {
       );
     }
     for (const w of this.watchers) {
-      await w(scope, events).catch((err: unknown) =>
+      await OperationContexts.phase('events', () => w(scope, events)).catch((err: unknown) =>
         this.logger.error({ err: (err as Error)?.message, shopId: scope.shopId }, 'Event watcher failed'),
       );
     }
