@@ -125,11 +125,14 @@ export class RecalculationService {
     if (job) await track(() => this.jobs.partStarted(scope, job.id));
     try {
       const outcome = await this.recalculate(scope, data.lineItemIds);
-      if (job)
-        await track(() =>
+      const settled =
+        job &&
+        (await track(() =>
           this.jobs.partFinished(scope, job.id, job.part, { done: data.lineItemIds.length, failed: 0 }),
-        );
-      if (job && this.events) await track(() => this.recalculated(scope, job.id));
+        ));
+      // Only the part that settled the job reads it for its event (a phase of its own).
+      if (job && settled && this.events)
+        await OperationContexts.phase('events', () => this.recalculated(scope, job.id));
       return outcome;
     } catch (err) {
       if (job && attempt.final) {
