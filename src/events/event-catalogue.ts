@@ -3,7 +3,7 @@ import type { AuditRecord } from '../audit/audit-record';
 /**
  * The outbound event catalogue (DESIGN §11, issue 19): every event type a webhook endpoint can
  * subscribe to, what it reports and whether this build emits it yet. Adding an event type is one
- * entry here plus one `EventsService.record` call (or an audit action mapped in `fromAudit`).
+ * entry here plus one `EventSink.emit` call from the feature (or an audit action mapped in `fromAudit`).
  * Bodies are versioned with the API generation: `data.object` is the v1 representation.
  */
 export interface EventTypeSpec {
