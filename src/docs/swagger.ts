@@ -7,6 +7,7 @@ import { V1ServerErrorDto, V2ServerErrorDto } from '../common/http/error.dto';
 import { HttpConfig, httpConfig } from '../config/configuration';
 import { documentErrors } from './error-responses';
 import { addEventSchemas, documentEventWebhooks } from './event-docs';
+import { OrderReceivedDto, RefundRecordedDto } from '../events/dto/event-objects.dto';
 import { markPublicOperations, operationsOf, settleOperationIds } from './operations';
 import { documentResponseHeaders } from './response-headers';
 import { orderedTags } from './tags';
@@ -135,7 +136,7 @@ export function buildDocuments(
   publicUrl?: string,
 ): { v1: OpenAPIObject; v2: OpenAPIObject } {
   const full = SwaggerModule.createDocument(app, base('Marketplace Admin API', '1.0.0', ''), {
-    extraModels: [V1ServerErrorDto, V2ServerErrorDto],
+    extraModels: [V1ServerErrorDto, V2ServerErrorDto, OrderReceivedDto, RefundRecordedDto],
   });
   addEventSchemas(full);
   const servers = documentServers(publicUrl);

@@ -3,7 +3,7 @@ import type { AuditRecord } from '../audit/audit-record';
 /**
  * The outbound event catalogue (DESIGN §11, issue 19): every event type a webhook endpoint can
  * subscribe to, what it reports and whether this build emits it yet. Adding an event type is one
- * entry here plus one `EventsService.record` call (or an audit action mapped in `fromAudit`).
+ * entry here plus one `EventSink.emit` call from the feature (or an audit action mapped in `fromAudit`).
  * Bodies are versioned with the API generation: `data.object` is the v1 representation.
  */
 export interface EventTypeSpec {
@@ -30,42 +30,51 @@ export const EVENT_CATALOGUE = {
   },
   'user.deleted': { description: 'A portal user was deleted.', object: 'DeletedObjectDto', emitted: true },
   'order.received': {
-    description: 'An order arrived from the store platform (one per order, with the vendors on it).',
+    description:
+      'An order arrived from the store platform: once per order, on its first ingestion (whichever payload brought it), with the vendors on it.',
     object: 'OrderReceivedDto',
-    emitted: false,
+    emitted: true,
   },
   'line_items.updated': {
-    description: 'Line item figures were changed by hand (PUT /v1/line-items).',
-    object: 'LineItemsChangeDto',
-    emitted: false,
+    description:
+      "A line item's figures were changed by hand (POST /v1/lineitems/update, items or by-SKU mode): one event per line item written, with the line item as the order's line items list shows it.",
+    object: 'LineItemDto',
+    emitted: true,
   },
   'line_items.recalculated': {
-    description: 'A recalculation job finished (with the job id).',
-    object: 'LineItemsChangeDto',
-    emitted: false,
+    description:
+      'A recalculation job (POST /v1/lineitems/update with `recalculate`) settled: the job as GET /v1/jobs/{id} shows it (its id, state, counts).',
+    object: 'JobDto',
+    emitted: true,
   },
   'refund.recorded': {
     description:
-      'A refund was recorded for a vendor (with the refund rows). Emitted once refunds/netting land.',
+      'Refund rows were cut for a vendor (one event per order and vendor, with the refund rows: negative figures, what is clawed back).',
     object: 'RefundRecordedDto',
-    emitted: false,
+    emitted: true,
   },
   'fulfillment.created': {
-    description: 'A fulfillment was created.',
-    object: 'FulfillmentDto',
-    emitted: false,
+    description:
+      'A line item was fulfilled (POST /v1/fulfillments, or a platform fulfillment on a line with none): the line item with its `fulfillment`.',
+    object: 'LineItemDto',
+    emitted: true,
   },
-  'fulfillment.updated': { description: 'A fulfillment changed.', object: 'FulfillmentDto', emitted: false },
+  'fulfillment.updated': {
+    description:
+      'A platform fulfillment of a line changed (tracking, shipment status): the line item with its `fulfillment`.',
+    object: 'LineItemDto',
+    emitted: true,
+  },
   'payout_batch.paid': {
-    description: 'A payout batch paid a vendor.',
+    description: 'A payout batch settled with a positive net and paid the vendor (status `completed`).',
     object: 'PayoutBatchDto',
-    emitted: false,
+    emitted: true,
   },
   'payout_batch.carried_forward': {
     description:
-      "A batch's net was zero or below and was carried forward. Emitted once refunds/netting land.",
+      "A batch's net was zero or below: nothing paid, every row stays due, the net is the next batch's opening balance.",
     object: 'PayoutBatchDto',
-    emitted: false,
+    emitted: true,
   },
   'payout_adjustment.created': {
     description: 'A payout adjustment was created.',
@@ -83,14 +92,15 @@ export const EVENT_CATALOGUE = {
     emitted: true,
   },
   'payout_adjustment.paid': {
-    description: 'A payout batch paid an adjustment.',
+    description: 'A paid payout batch paid an adjustment (one event per adjustment and batch).',
     object: 'PayoutAdjustmentDto',
-    emitted: false,
+    emitted: true,
   },
   'balance.negative': {
-    description: "A vendor's due went below zero. Emitted once refunds/netting land.",
+    description:
+      "A vendor's `due` went below zero (a refund after a payout, a carried-forward batch): once per crossing, with the balance as GET /v1/vendors/{id}/balance shows it. Back at zero or above, the next drop is a new crossing.",
     object: 'VendorBalanceDto',
-    emitted: false,
+    emitted: true,
   },
   'transfer.paid': {
     description: "A paid batch's transfer reached the vendor. Emitted once payout rails land.",
@@ -140,6 +150,10 @@ export function fromAudit(record: Pick<AuditRecord, 'action' | 'after'>): EventT
       return 'user.updated';
     case 'user.delete':
       return 'user.deleted';
+    case 'line_item.fulfill':
+      return 'fulfillment.created';
+    case 'line_item.update':
+      return 'line_items.updated';
     case 'payout_adjustment.create':
       return 'payout_adjustment.created';
     case 'payout_adjustment.update':

@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { Types } from 'mongoose';
 import { toPayoutAdjustmentResponse } from '../adjustments/payout-adjustment.mapper';
 import { PayoutAdjustmentsRepository } from '../adjustments/payout-adjustments.repository';
 import type { AuditRecord } from '../audit/audit-record';
 import { NotFoundError } from '../common/errors';
 import type { ShopScope } from '../common/tenancy';
+import { toLineItemResponse } from '../line-items/line-item.mapper';
+import { LineItemsRepository } from '../line-items/line-items.repository';
 import { UsersService } from '../users/users.service';
 import { VendorsService } from '../vendors/vendors.service';
 import type { EventType } from './event-catalogue';
@@ -20,6 +23,7 @@ export class EventObjects {
     private readonly vendors: VendorsService,
     private readonly users: UsersService,
     private readonly adjustments: PayoutAdjustmentsRepository,
+    private readonly lineItems: LineItemsRepository,
   ) {}
 
   async render(scope: ShopScope, type: EventType, record: AuditRecord): Promise<Record<string, unknown>> {
@@ -35,6 +39,11 @@ export class EventObjects {
           const a = await this.adjustments.findById(scope, id);
           if (!a) throw new NotFoundError('Payout adjustment');
           return { ...toPayoutAdjustmentResponse(a) };
+        }
+        case 'line_item': {
+          const [l] = await this.lineItems.findByIds(scope, [new Types.ObjectId(id)]);
+          if (!l) throw new NotFoundError('Line item');
+          return { ...toLineItemResponse(l) };
         }
         default:
           return { _id: id };

@@ -10,6 +10,8 @@ import { EventDelivery, EventDeliverySchema } from './event-delivery.schema';
 import { EventDispatcher } from './event-dispatcher.service';
 import { EventMetrics } from './event-metrics';
 import { EventObjects } from './event-objects';
+import { EventSinkModule } from './event-sink';
+import { LineItemsModule } from '../line-items/line-items.module';
 import { EventsSweeper } from './events-sweeper.service';
 import { EventsService } from './events.service';
 import { EventsV1Controller } from './events.v1.controller';
@@ -38,6 +40,8 @@ import { WebhookTargets } from './webhook-targets';
     VendorsModule,
     UsersModule,
     AdjustmentsModule,
+    LineItemsModule,
+    EventSinkModule,
   ],
   controllers: [WebhookEndpointsV1Controller, WebhookEndpointsV2Controller, EventsV1Controller],
   providers: [

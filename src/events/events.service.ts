@@ -14,6 +14,7 @@ import { EventDeliveriesRepository, NewDelivery } from './event-deliveries.repos
 import { type EventType, fromAudit } from './event-catalogue';
 import { toEventResponse } from './event.mapper';
 import { EventObjects } from './event-objects';
+import { EventSink } from './event-sink';
 import { deliveryId, eventIdFor, matchingEndpoints } from './fan-out';
 import { OutboundEventsRepository } from './outbound-events.repository';
 import type { OutboundEvent } from './outbound-event.schema';
@@ -56,11 +57,13 @@ export class EventsService implements OnModuleInit {
     private readonly objects: EventObjects,
     private readonly relays: AuditRelays,
     private readonly clock: Clock,
+    private readonly sink: EventSink,
     @InjectQueue(Queues.Events) private readonly queue: Queue,
   ) {}
 
   onModuleInit(): void {
     this.relays.register({ relayed: (records) => this.fromAudit(records) });
+    this.sink.register(this);
   }
 
   /** The outbound events of audit records leaving their outboxes (AuditRelays). */

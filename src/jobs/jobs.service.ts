@@ -51,19 +51,24 @@ export class JobsService {
     await this.jobs.markStarted(scope, new Types.ObjectId(id), this.clock.now());
   }
 
-  /** One part's outcome; the part that completes the set settles the job. */
+  /**
+   * One part's outcome; the part that completes the set settles the job. Whether this call settled
+   * it (its `line_items.recalculated` event follows; a repeat finds it settled already).
+   */
   async partFinished(
     scope: ShopScope,
     id: string,
     part: number,
     outcome: { done: number; failed: number; error?: string },
-  ): Promise<void> {
+  ): Promise<boolean> {
     const _id = new Types.ObjectId(id);
     const job = await this.jobs.recordPart(scope, _id, part, outcome);
-    if (!job || job.state === 'completed' || job.state === 'failed') return;
+    if (!job || job.state === 'completed' || job.state === 'failed') return false;
     if (job.finishedParts.length >= job.parts) {
       await this.jobs.settle(scope, _id, job.failed > 0 ? 'failed' : 'completed', this.clock.now());
+      return true;
     }
+    return false;
   }
 
   /** The work could not even be queued: the job fails at once. */

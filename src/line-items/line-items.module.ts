@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { EventSinkModule } from '../events/event-sink';
 import { MongooseModule } from '@nestjs/mongoose';
 import { CommissionsModule } from '../commissions/commissions.module';
 import { JobsModule } from '../jobs/jobs.module';
@@ -29,6 +30,7 @@ import { SkuUpdateRunner } from './sku-update.runner';
     VendorsModule,
     CommissionsModule,
     JobsModule,
+    EventSinkModule,
   ],
   controllers: [LineItemsV1Controller],
   providers: [

@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { EventSink } from '../events/event-sink';
+import { orderReceivedEvent } from './order-events';
 import { Clock } from '../common/clock/clock';
 import { multiplyAmount, payoutState, round2, splitShipping } from '../common/money';
 import type { ShopScope } from '../common/tenancy';
@@ -21,6 +23,7 @@ export class OrderIngestionService {
     private readonly pricing: LineItemPricing,
     private readonly summaries: OrderSummaryRefresher,
     private readonly clock: Clock,
+    @Optional() private readonly events?: EventSink,
   ) {}
 
   /**
@@ -180,6 +183,9 @@ export class OrderIngestionService {
     );
     if (isNewOrder) await this.summaries.writeNew(scope, order.orderId, docs);
     else await this.summaries.write(scope, [order.orderId], docs, vendorChanged);
+    // The order's first ingestion tells the systems around us (DESIGN §11); the sink never throws.
+    if (isNewOrder && inserts.length > 0)
+      await this.events?.emit(scope, [orderReceivedEvent(order, inserts, this.clock.now())]);
     return { refundsWaiting: ctx.refundsWaiting };
   }
 }

@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { EventSink } from '../events/event-sink';
+import { toLineItemResponse } from './line-item.mapper';
 import { Clock } from '../common/clock/clock';
 import type { ShopScope } from '../common/tenancy';
 import { ConcurrentLineItemChange } from './concurrent-line-item-change';
@@ -14,6 +16,7 @@ export class PlatformFulfillmentsService {
     private readonly lineItems: LineItemsRepository,
     private readonly summaries: OrderSummaryRefresher,
     private readonly clock: Clock,
+    @Optional() private readonly events?: EventSink,
   ) {}
 
   /**
@@ -29,18 +32,28 @@ export class PlatformFulfillmentsService {
     const targets = covered.size > 0 ? lines.filter((l) => covered.has(l.lineItemId)) : lines;
     const fulfilled = f.status === 'success';
     const now = this.clock.now();
-    await this.lineItems.applyGuardedSets(
+    const writes = targets.map((l) => ({
+      line: l,
+      id: l._id,
+      guard: {},
+      set: {
+        fulfillment: toFulfillment(f, l.fulfillment, now),
+        fulfillmentStatus: fulfilled ? 'fulfilled' : 'unfulfilled',
+      },
+    }));
+    await this.lineItems.applyGuardedSets(scope, writes);
+    await this.summaries.refresh(scope, [f.orderId]);
+    // fulfillment.created|updated per line (DESIGN §11): keyed by the platform's fulfillment and its
+    // version, so a redelivered webhook adds nothing.
+    await this.events?.emit(
       scope,
-      targets.map((l) => ({
-        id: l._id,
-        guard: {},
-        set: {
-          fulfillment: toFulfillment(f, l.fulfillment, now),
-          fulfillmentStatus: fulfilled ? 'fulfilled' : 'unfulfilled',
-        },
+      writes.map(({ line, set }) => ({
+        key: `fulfillment:${String(line._id)}:${f.fulfillmentId}:${f.updatedAt?.toISOString() ?? `${f.status}/${f.shipmentStatus}`}`,
+        type: line.fulfillment ? 'fulfillment.updated' : 'fulfillment.created',
+        createdAt: now,
+        object: { ...toLineItemResponse({ ...line, ...set, updatedAt: now } as typeof line) },
       })),
     );
-    await this.summaries.refresh(scope, [f.orderId]);
     return targets.length;
   }
 }

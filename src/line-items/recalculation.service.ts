@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { InjectQueue } from '@nestjs/bull';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { Types } from 'mongoose';
 import { withTimeout } from '../common/async/timeout';
 import { payoutState } from '../common/money';
 import { OperationContexts } from '../common/context/operation-context';
 import { ShopScope, toObjectId } from '../common/tenancy';
+import { EventSink } from '../events/event-sink';
 import { JobsService } from '../jobs/jobs.service';
 import type { AuditStamp } from '../audit/audit-record';
 import { addJob, jobEntry, Jobs, Queues, RecalculateJobData, SkuUpdateJobData } from '../queues/jobs';
@@ -36,6 +37,7 @@ export class RecalculationService {
     private readonly summaries: OrderSummaryRefresher,
     private readonly jobs: JobsService,
     @InjectQueue(Queues.Recalculation) private readonly queue: Queue,
+    @Optional() private readonly events?: EventSink,
   ) {}
 
   /**
@@ -123,10 +125,14 @@ export class RecalculationService {
     if (job) await track(() => this.jobs.partStarted(scope, job.id));
     try {
       const outcome = await this.recalculate(scope, data.lineItemIds);
-      if (job)
-        await track(() =>
+      const settled =
+        job &&
+        (await track(() =>
           this.jobs.partFinished(scope, job.id, job.part, { done: data.lineItemIds.length, failed: 0 }),
-        );
+        ));
+      // Only the part that settled the job reads it for its event (a phase of its own).
+      if (job && settled && this.events)
+        await OperationContexts.phase('events', () => this.recalculated(scope, job.id));
       return outcome;
     } catch (err) {
       if (job && attempt.final) {
@@ -145,6 +151,23 @@ export class RecalculationService {
       }
       throw err;
     }
+  }
+
+  /**
+   * `line_items.recalculated` once the job has settled (DESIGN §11), with the job as GET
+   * /v1/jobs/{id} shows it; keyed by the job id, so whichever part settles it (or a retry) emits it once.
+   */
+  private async recalculated(scope: ShopScope, jobId: string): Promise<void> {
+    const dto = await this.jobs.get(scope, jobId);
+    if (dto.state !== 'completed' && dto.state !== 'failed') return;
+    await this.events?.emit(scope, [
+      {
+        key: `line_items.recalculated:${jobId}`,
+        type: 'line_items.recalculated',
+        createdAt: dto.finishedAt ? new Date(dto.finishedAt) : new Date(),
+        object: { ...dto },
+      },
+    ]);
   }
 
   /**

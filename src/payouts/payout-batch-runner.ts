@@ -14,6 +14,7 @@ import { AuditTrail } from '../audit/audit-trail.service';
 import { BatchTotals, PayoutBatchesRepository } from './payout-batches.repository';
 import { PayoutEngineOptions } from './payout-engine.options';
 import { TransfersService } from '../transfers/transfers.service';
+import { PayoutEvents } from './payout-events';
 
 /** Another batch of the same vendor is running: this one runs once it is done (netting is per vendor). */
 class VendorBusyError extends Error {
@@ -55,6 +56,7 @@ export class PayoutBatchRunner {
     private readonly transfers: TransfersService,
     @Optional() private readonly metrics?: RefundMetrics,
     @Optional() private readonly audit?: AuditTrail,
+    @Optional() private readonly events?: PayoutEvents,
   ) {}
 
   /**
@@ -132,6 +134,8 @@ export class PayoutBatchRunner {
           },
         ]);
       }
+      // Outbound events (DESIGN §11) once the batch is settled; they never fail the run.
+      await this.events?.batchSettled(scope, done);
       settledBatch = done;
     } catch (err) {
       if (locked) await this.balances.unlock(scope, batch.vendorId, batch._id).catch(() => undefined);

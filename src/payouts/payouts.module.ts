@@ -23,6 +23,9 @@ import { PayoutsV2Controller } from './payouts.v2.controller';
 import { VendorMoneyService } from './vendor-money.service';
 import { VendorReportService } from './vendor-report.service';
 import { VendorReportV1Controller } from './vendor-report.v1.controller';
+import { EventSinkModule } from '../events/event-sink';
+import { BalanceWatch } from './balance-watch';
+import { PayoutEvents } from './payout-events';
 
 /**
  * Payout rows and batches. Line items, adjustments and vendors are read (and marked paid) through
@@ -36,6 +39,7 @@ import { VendorReportV1Controller } from './vendor-report.v1.controller';
     RefundsModule,
     // The engine hands each paid batch to the transfers service (no cycle: transfers reads no batches).
     TransfersModule,
+    EventSinkModule,
     MongooseModule.forFeature([
       { name: PayoutBatch.name, schema: PayoutBatchSchema },
       { name: VendorBalance.name, schema: VendorBalanceSchema },
@@ -48,6 +52,8 @@ import { VendorReportV1Controller } from './vendor-report.v1.controller';
     VendorBalanceV1Controller,
   ],
   providers: [
+    PayoutEvents,
+    BalanceWatch,
     PayoutBatchesRepository,
     PayoutEngine,
     PayoutBatchRunner,

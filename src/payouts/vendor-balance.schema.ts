@@ -39,6 +39,14 @@ export class VendorBalance {
   @Prop({ type: Types.ObjectId, default: null }) lockBatchId!: Types.ObjectId | null;
   @Prop({ type: Date, default: null }) lockUntil!: Date | null;
 
+  /**
+   * Whether `due` was below zero when last looked at (after a refund or a batch), and how many times
+   * it crossed below zero: the `balance.negative` event of crossing n has a key made of n, so it is
+   * emitted once per crossing whoever looks (DESIGN §11).
+   */
+  @Prop({ type: Boolean, default: false }) negative!: boolean;
+  @Prop({ type: Number, default: 0 }) negativeCrossings!: number;
+
   createdAt!: Date;
   updatedAt!: Date;
 }

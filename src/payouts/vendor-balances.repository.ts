@@ -100,4 +100,30 @@ export class VendorBalancesRepository extends TenantRepository<VendorBalance> {
       .exec();
     return res.modifiedCount === 1;
   }
+
+  /**
+   * Records crossing `n` below zero (after its event is recorded, so a crash before this re-emits the
+   * same event id). Matches only while the vendor is not marked negative; a vendor no batch has
+   * settled yet gets its balance document here (a concurrent insert is the same crossing: ignored).
+   */
+  async markNegative(scope: ShopScope, vendorId: Types.ObjectId, n: number): Promise<void> {
+    try {
+      await this.model
+        .updateOne(
+          this.scoped(scope, { vendorId, negative: { $ne: true } }),
+          { $set: { negative: true, negativeCrossings: n } },
+          { upsert: true },
+        )
+        .exec();
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+  }
+
+  /** `due` is back at zero or above: the next drop below zero is a new crossing. */
+  async clearNegative(scope: ShopScope, vendorId: Types.ObjectId): Promise<void> {
+    await this.model
+      .updateOne(this.scoped(scope, { vendorId, negative: true }), { $set: { negative: false } })
+      .exec();
+  }
 }

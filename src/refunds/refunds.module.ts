@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { LineItemsModule } from '../line-items/line-items.module';
 import { ShopsModule } from '../shops/shops.module';
+import { EventSinkModule } from '../events/event-sink';
+import { RefundEvents } from './refund-events';
 import { RefundMetrics } from './refund-metrics';
 import { Refund, RefundSchema } from './refund.schema';
 import { RefundsRepository } from './refunds.repository';
@@ -13,8 +15,9 @@ import { RefundsService } from './refunds.service';
     MongooseModule.forFeature([{ name: Refund.name, schema: RefundSchema }]),
     LineItemsModule,
     ShopsModule,
+    EventSinkModule,
   ],
-  providers: [RefundsRepository, RefundsService, RefundMetrics],
+  providers: [RefundEvents, RefundsRepository, RefundsService, RefundMetrics],
   exports: [RefundsService, RefundMetrics],
 })
 export class RefundsModule {}

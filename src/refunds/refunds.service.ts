@@ -5,6 +5,7 @@ import type { ShopScope } from '../common/tenancy';
 import { LineItemsRepository } from '../line-items/line-items.repository';
 import { OrderSummaryRefresher } from '../line-items/order-summary.refresher';
 import type { IncomingRefund } from './incoming-refund';
+import { RefundEvents } from './refund-events';
 import { RefundMetrics } from './refund-metrics';
 import { plannedRefundRows } from './refund-rows';
 import type { Refund } from './refund.schema';
@@ -37,6 +38,7 @@ export class RefundsService {
     private readonly audit: AuditTrail,
     private readonly metrics: RefundMetrics,
     private readonly shops: ShopsRepository,
+    private readonly events: RefundEvents,
   ) {}
 
   /** Stores the refunds and applies those of their orders; what happened, for the delivery's result. */
@@ -103,6 +105,7 @@ export class RefundsService {
           },
         })),
       );
+      await this.events.recorded(scope, orderId, docs);
       this.logger.log({ shopId: scope.shopId, orderId, rows: inserted }, 'Refund rows recorded');
     }
     return {

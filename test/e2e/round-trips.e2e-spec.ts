@@ -388,13 +388,18 @@ function atMost(value: number, limit: number, what: string): void {
   expect(value).toBeLessThanOrEqual(limit);
 }
 
-/** The commands of each job with this operation id prefix, besides the job resource's bookkeeping. */
+/**
+ * The commands of each job with this operation id prefix, besides the job resource's bookkeeping
+ * and the outbound event of the part that settles it (`line_items.recalculated`, its own phase).
+ */
 function jobCostsWithPrefix(t: TestApp, prefix: string): number[] {
   return t.app
     .get(CommandObserver)
     .operationsWithPrefix(prefix)
     .map((c) => {
       expect(c.phases.job?.commands ?? 0).toBeLessThanOrEqual(3);
-      return c.commands - (c.phases.job?.commands ?? 0);
+      // the job read, the event's insert, the endpoints read, the deliveries' insert, the fan-out mark
+      expect(c.phases.events?.commands ?? 0).toBeLessThanOrEqual(5);
+      return c.commands - (c.phases.job?.commands ?? 0) - (c.phases.events?.commands ?? 0);
     });
 }

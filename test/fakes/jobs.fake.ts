@@ -48,7 +48,7 @@ export class FakeJobs implements Pick<
     id: string,
     part: number,
     outcome: { done: number; failed: number; error?: string },
-  ): Promise<void> {
+  ): Promise<boolean> {
     const j = this.jobs.get(id)!;
     if (!j.finishedParts.includes(part)) {
       j.finishedParts.push(part);
@@ -56,8 +56,11 @@ export class FakeJobs implements Pick<
       j.failed += outcome.failed;
       if (outcome.error) j.errors.push(outcome.error);
     }
-    if ((j.state === 'queued' || j.state === 'running') && j.finishedParts.length >= j.parts)
+    if ((j.state === 'queued' || j.state === 'running') && j.finishedParts.length >= j.parts) {
       j.state = j.failed > 0 ? 'failed' : 'completed';
+      return true;
+    }
+    return false;
   }
 
   async failToQueue(_scope: ShopScope, id: string, error: string): Promise<void> {

@@ -310,6 +310,8 @@ export class FakeVendorBalancesRepository implements Pick<VendorBalancesReposito
         lastBatch: null,
         lockBatchId: null,
         lockUntil: null,
+        negative: false,
+        negativeCrossings: 0,
         createdAt: new Date(),
         updatedAt: new Date(),
       };

@@ -1,0 +1,44 @@
+import type { IncomingOrder } from './incoming-order';
+import type { LineItem } from './line-item.schema';
+import type { SourcedEvent } from '../events/event-sink';
+
+/**
+ * `order.received` (DESIGN §11): the order as it first arrived, with the vendors on it (each with
+ * its line count; lines of no known vendor are counted under `vendorId: null`). Keyed by the order
+ * id: one event per order, whatever payload (create, paid, updated) first brought it.
+ */
+export function orderReceivedEvent(
+  order: IncomingOrder,
+  lines: Array<Partial<LineItem>>,
+  at: Date,
+): SourcedEvent {
+  const vendors = new Map<
+    string,
+    { vendorId: string | null; vendorName: string | null; lineItemCount: number }
+  >();
+  for (const l of lines) {
+    const key = l.vendorId ? String(l.vendorId) : `name:${l.vendorName ?? ''}`;
+    const v = vendors.get(key) ?? {
+      vendorId: l.vendorId ? String(l.vendorId) : null,
+      vendorName: l.vendorName ?? null,
+      lineItemCount: 0,
+    };
+    v.lineItemCount++;
+    vendors.set(key, v);
+  }
+  return {
+    key: `order.received:${order.orderId}`,
+    type: 'order.received',
+    createdAt: at,
+    object: {
+      orderId: String(order.orderId),
+      orderName: order.orderName,
+      orderNumber: order.orderNumber,
+      orderCreatedAt: order.createdAt.toISOString(),
+      financialStatus: order.financialStatus,
+      cancelled: order.cancelled,
+      lineItemCount: lines.length,
+      vendors: [...vendors.values()],
+    },
+  };
+}
