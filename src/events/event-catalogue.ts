@@ -103,14 +103,16 @@ export const EVENT_CATALOGUE = {
     emitted: true,
   },
   'transfer.paid': {
-    description: "A paid batch's transfer reached the vendor. Emitted once payout rails land.",
+    description:
+      "A paid batch's transfer reached the vendor (the provider confirmed it, or an operator recorded the bank reference).",
     object: 'TransferDto',
-    emitted: false,
+    emitted: true,
   },
   'transfer.failed': {
-    description: "A paid batch's transfer failed or was reversed. Emitted once payout rails land.",
+    description:
+      "A paid batch's transfer failed or was reversed; its amount is credited back as an ADDITION the next batch pays.",
     object: 'TransferDto',
-    emitted: false,
+    emitted: true,
   },
   ping: {
     description: 'A test event (POST /v1/webhook-endpoints/{id}/test); sent to that endpoint only.',

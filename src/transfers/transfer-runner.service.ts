@@ -191,7 +191,7 @@ export class TransferRunner {
       Object.entries(set).filter(([, v]) => v !== undefined),
     ) as Partial<Transfer>;
     const moved = await this.transfers.move(scope, t._id, to, this.service.change(t.state, to, by), clean);
-    if (moved) this.service.moved(moved);
+    if (moved) await this.service.moved(scope, moved);
     return moved;
   }
 }

@@ -1,3 +1,4 @@
+import { EventSinkModule } from '../events/event-sink';
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { AdjustmentsModule } from '../adjustments/adjustments.module';
@@ -49,6 +50,7 @@ import { TransfersV1Controller } from './transfers.v1.controller';
       { name: PayoutProviders.name, schema: PayoutProvidersSchema },
     ]),
     AdjustmentsModule,
+    EventSinkModule,
     IngestionModule,
     ShopsModule,
     VendorsModule,

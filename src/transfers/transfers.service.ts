@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { PayoutAdjustmentsService } from '../adjustments/payout-adjustments.service';
 import { AuditTrail } from '../audit/audit-trail.service';
@@ -9,6 +9,7 @@ import { round2 } from '../common/money';
 import { nextOffset } from '../common/pagination';
 import { OperationContexts } from '../common/context/operation-context';
 import { ShopScope, toObjectId } from '../common/tenancy';
+import { EventSink } from '../events/event-sink';
 import { VendorsRepository } from '../vendors/vendors.repository';
 import { BatchTransferDto, TransferDto, TransferListDto, TransferListQueryDto } from './dto/transfer.dto';
 import { PayoutMethodsService } from './payout-methods.service';
@@ -48,6 +49,7 @@ export class TransfersService {
     private readonly queue: TransferQueue,
     private readonly audit: AuditTrail,
     private readonly clock: Clock,
+    @Optional() private readonly events?: EventSink,
   ) {}
 
   /**
@@ -143,7 +145,7 @@ export class TransfersService {
     );
     if (!moved) throw new ConflictError('The transfer changed meanwhile; read it again');
     await this.audit.commit(scope, this.transfers.outbox, stamp, [event], [moved._id]);
-    this.moved(moved);
+    await this.moved(scope, moved);
     return toTransferResponse(moved);
   }
 
@@ -184,7 +186,7 @@ export class TransfersService {
     );
     if (!moved) throw new ConflictError('The transfer changed meanwhile; read it again');
     await this.audit.commit(scope, this.transfers.outbox, stamp, [event], [moved._id]);
-    this.moved(moved);
+    await this.moved(scope, moved);
     await this.queue.send(scope, String(moved._id));
     return toTransferResponse(moved);
   }
@@ -226,7 +228,7 @@ export class TransfersService {
       },
     );
     if (!moved) return false;
-    this.moved(moved);
+    await this.moved(scope, moved);
     await this.creditBack(scope, moved);
     return true;
   }
@@ -250,7 +252,7 @@ export class TransfersService {
       },
     );
     if (!moved) return false;
-    this.moved(moved);
+    await this.moved(scope, moved);
     await this.creditBack(scope, moved);
     return true;
   }
@@ -264,8 +266,28 @@ export class TransfersService {
     return { from, to, at: this.clock.now(), by, note };
   }
 
-  moved(t: Transfer): void {
+  /**
+   * After every move: the metrics, and the outbound event of a transfer that reached the vendor
+   * (`transfer.paid`) or did not (`transfer.failed`, also for a reversal). The key names the move
+   * (its place in the history), so a repeated call records one event per move.
+   */
+  async moved(scope: ShopScope, t: Transfer): Promise<void> {
     signalTransferMoved({ method: t.method, state: t.state, amount: t.amount });
+    const type =
+      t.state === 'paid'
+        ? 'transfer.paid'
+        : t.state === 'failed' || t.state === 'reversed'
+          ? 'transfer.failed'
+          : null;
+    if (!type) return;
+    await this.events?.emit(scope, [
+      {
+        key: `${type}:${String(t._id)}:${t.history?.length ?? 0}`,
+        type,
+        createdAt: this.clock.now(),
+        object: { ...toTransferResponse(t) },
+      },
+    ]);
   }
 
   async load(scope: ShopScope, id: string | Types.ObjectId): Promise<Transfer> {

@@ -8,7 +8,9 @@ import { createShop, TestShop } from '../support/factory';
 import { amount, day, payoutOf, refundScenario, share } from '../support/refund-scenario';
 import { shopifyRefund } from '../support/refunds';
 import { additions, setMethod, STRIPE_KEY, transferIn } from '../support/transfers';
+import { Receiver } from '../support/receiver';
 import { eventually } from '../support/webhooks';
+import { Webhook } from 'standardwebhooks';
 import { StripeStandin } from '../standins/stripe-standin';
 
 /**
@@ -24,6 +26,7 @@ describe('payout rails through the payout engine (e2e)', () => {
   const stripe = new StripeStandin();
 
   beforeAll(async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true'; // the event receiver listens on loopback
     process.env.STRIPE_API_BASE_URL = await stripe.start();
     process.env.TRANSFER_MAX_ATTEMPTS = '2';
     // Queues of its own: the transfer jobs must run in this app (whose Stripe is this stand-in).
@@ -37,6 +40,7 @@ describe('payout rails through the payout engine (e2e)', () => {
     await stripe.stop();
     delete process.env.STRIPE_API_BASE_URL;
     delete process.env.TRANSFER_MAX_ATTEMPTS;
+    delete process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS;
   });
 
   /** A refund scenario whose shop has Stripe credentials (the stand-in's test key). */
@@ -67,6 +71,15 @@ describe('payout rails through the payout engine (e2e)', () => {
   it('stripe_connect: a completed batch creates exactly one transfer, paid once at the provider; batch and statement show it', async () => {
     const s = await scenario('rw-stripe');
     await setMethod(t, s.shop, s.vendorId, { type: 'stripe_connect', accountId: 'acct_rwStripe' });
+    // The shop's ERP listens for transfer events (Standard Webhooks, verified with the library).
+    const receiver = await Receiver.start();
+    const endpoint = await t.api.post(
+      '/v1/webhook-endpoints',
+      { url: receiver.url, enabledEvents: ['transfer.paid', 'transfer.failed'] },
+      { token: s.shop.token },
+    );
+    expect(endpoint.status).toBe(200);
+    const hook = new Webhook(endpoint.body.secret as string);
     await s.send('orders/create', await s.order([{ price: '50.00', quantity: 2 }], day(-5)));
     await s.send('orders/create', await s.order([{ price: '12.35', quantity: 3 }], day(-4)));
     const oracle = payoutOf('50.00', 2, 10) + payoutOf('12.35', 3, 10); // 90.00 + 33.34 (37.05 − 3.71)
@@ -99,6 +112,15 @@ describe('payout rails through the payout engine (e2e)', () => {
     const tok = await vendorToken(t, s.shop, s.vendorId);
     const own = await t.api.get(`/v2/payouts/batches/${batch._id}/statement`, { token: tok });
     expect(own.body.data.transfer).toMatchObject(shown);
+
+    // transfer.paid, once, with the transfer as GET /v1/payouts/transfers/{id} shows it
+    const events = await eventually(async () => {
+      const got = receiver.received.map((x) => hook.verify(x.body, x.headers) as Record<string, any>);
+      expect(got.map((e) => e.type)).toEqual(['transfer.paid']);
+      return got;
+    });
+    expect(events[0].data.object).toMatchObject({ _id: transfer._id, state: 'paid', amount: batch.total });
+    await receiver.close();
 
     // Running the settled batch again (a repeated trigger) creates nothing more.
     await s.batch(day(-1));
