@@ -2,7 +2,10 @@
 process.env.NODE_ENV = 'test';
 process.env.MONGODB_URI ??= 'mongodb://127.0.0.1:27017/marketplace_test';
 process.env.REDIS_URL ??= 'redis://127.0.0.1:6379';
-process.env.QUEUE_PREFIX ??= 'mp-test';
+// One queue namespace per jest worker: files of different workers never take each other's jobs (an
+// app shutting down at the end of one file must not be the one that picked up another file's
+// delivery). Files of one worker run one after another; a file's child processes inherit it.
+process.env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX ?? 'mp-test'}-w${process.pid}`;
 process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
 process.env.DB_COMMAND_CAPTURE ??= 'true';
 // Each test app's ops listener (metrics, health) on a free port: files run in parallel.
