@@ -1,3 +1,4 @@
+import { REFUND_FIGURES } from '../../common/money/refund-figures';
 import { ApiProperty } from '@nestjs/swagger';
 
 /**
@@ -32,19 +33,9 @@ export class LineFiguresDto {
   payout!: number;
 }
 
-/** The figure fields, in the order statements and exports list them. */
-export const LINE_FIGURE_FIELDS = [
-  'sales',
-  'discount',
-  'salesAfterDiscount',
-  'tax',
-  'shipping',
-  'commission',
-  'costOfItem',
-  'taxOnCommissions',
-  'tcs',
-  'totalGlobalDeductions',
-  'deduction',
-  'payout',
-] as const satisfies ReadonlyArray<keyof LineFiguresDto>;
+/**
+ * The figure fields, in the order statements and exports list them: the money function's named
+ * figures (a refund row carries each of them, negated pro rata), declared once in common/money.
+ */
+export const LINE_FIGURE_FIELDS = REFUND_FIGURES satisfies ReadonlyArray<keyof LineFiguresDto>;
 export type LineFigureField = (typeof LINE_FIGURE_FIELDS)[number];
