@@ -104,7 +104,8 @@ export class TransfersV1Controller {
     enum: BANK_FILE_FORMATS,
     description: 'Column layout (default bank)',
   })
-  @ApiProduces('text/csv')
+  // The file is CSV; every error answer is the usual JSON body.
+  @ApiProduces('text/csv', 'application/json')
   @ApiOkResponse({
     description: 'The CSV file (attachment)',
     content: {
