@@ -189,7 +189,11 @@ describe('refund rows (e2e)', () => {
       l.current_quantity = i < 2 ? 0 : 1;
     });
     await s.send('orders/create', o);
-    const lines = (await t.api.get(`/v1/orders/${o.id}?lineItems=true`, { token: s.shop.token })).body.orders;
+    const read = (await t.api.get(`/v1/orders/${o.id}?lineItems=true`, { token: s.shop.token })).body.orders;
+    // in the order's line order (the read's order among equal dates is not the payload's)
+    const position = (l: any) => o.line_items.findIndex((x: any) => String(x.id) === String(l.lineItemId));
+    const lines = [...read].sort((a: any, b: any) => position(a) - position(b));
+    expect(lines.map(position)).toEqual([0, 1, 2]);
     expect(lines.map((l: any) => [l.sales, l.salesAfterDiscount, l.shipping])).toEqual([
       [199, amount(c('199.00') - c('3.34')), 3.33],
       [199, amount(c('199.00') - c('3.33')), 3.33],
