@@ -77,9 +77,7 @@ describe('order and money events (e2e)', () => {
     const [paid] = await hooks.arrived('payout_batch.paid');
     // The batch as GET shows it, but for `transfer`: the event comes as the batch settles, before its
     // hand-over to the payout rail (the transfer is announced by transfer.* events).
-    const { transfer, ...settled } = first;
-    expect(transfer).toMatchObject({ amount: amount(sale), method: 'manual' }); // pending → awaiting_reference
-    expect(paid.data.object).toEqual(settled);
+    expect(paid.data.object).toEqual({ ...first, transfer: undefined });
 
     await s.send(
       'refunds/create',
