@@ -44,9 +44,8 @@ export class PayoutEvents {
         createdAt: at,
         object: { ...toPayoutBatchResponse(batch) },
       });
-      for (const paid of await this.adjustments.paidByBatch(scope, id)) {
-        const a = await this.adjustments.findById(scope, String(paid._id));
-        if (!a) continue;
+      // One read for every adjustment the batch paid (not one per adjustment).
+      for (const a of await this.adjustments.settledByBatch(scope, id, batch.vendorId)) {
         events.push({
           key: `payout_adjustment.paid:${String(a._id)}:${id}`,
           type: 'payout_adjustment.paid',
