@@ -1,10 +1,16 @@
+import type { VendorTally } from './vendor-tally.service';
 import { Types } from 'mongoose';
 import { FakeJobs } from '../../test/fakes/jobs.fake';
 import type { JobsService } from '../jobs/jobs.service';
 import type { Queue } from 'bull';
 import { fakeAuditTrail } from '../../test/fakes/audit.fake';
 import { asReal, FakeQueue, FakeShops, FixedClock, OTHER_SHOP, SHOP } from '../../test/fakes/fake';
-import { FakeLineItemsRepository, FakeSummaries, lineItem } from '../../test/fakes/line-items.fake';
+import {
+  FakeLineItemsRepository,
+  FakeSummaries,
+  FakeVendorTally,
+  lineItem,
+} from '../../test/fakes/line-items.fake';
 import { FakeSkuCommissionsRepository, FakeVendorsRepository } from '../../test/fakes/vendors.fake';
 import type { SkuCommissionsRepository } from '../commissions/sku-commissions.repository';
 import { ValidationError } from '../common/errors';
@@ -44,6 +50,7 @@ describe('LineItemUpdatesService (repositories faked)', () => {
       asReal<OrderSummaryRefresher>(summaries),
       asReal<JobsService>((jobs = new FakeJobs())),
       asReal<Queue>(queue),
+      asReal<VendorTally>(new FakeVendorTally()),
     );
     updates = new LineItemUpdatesService(
       asReal<LineItemsRepository>(lineItems),
@@ -51,6 +58,7 @@ describe('LineItemUpdatesService (repositories faked)', () => {
       recalculation,
       asReal<OrderSummaryRefresher>(summaries),
       fakeAuditTrail(new FixedClock()),
+      asReal<VendorTally>(new FakeVendorTally()),
     );
     runner = new SkuUpdateRunner(
       asReal<LineItemsRepository>(lineItems),

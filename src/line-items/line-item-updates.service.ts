@@ -26,6 +26,7 @@ import {
 } from './line-item-update.rules';
 import type { GuardedSet } from './line-item-views';
 import { LineItemsRepository } from './line-items.repository';
+import { VendorTally } from './vendor-tally.service';
 import { OrderSummaryRefresher } from './order-summary.refresher';
 import { RecalculationService } from './recalculation.service';
 
@@ -39,6 +40,7 @@ const SYNC_REFRESH_LIMIT = 200;
 export const BY_SKU_INLINE_LINES = 100;
 
 /** POST /v1/lineitems/update: hand-written figures and queued recalculation (spec §4.2). */
+
 @Injectable()
 export class LineItemUpdatesService {
   constructor(
@@ -47,6 +49,7 @@ export class LineItemUpdatesService {
     private readonly recalculation: RecalculationService,
     private readonly summaries: OrderSummaryRefresher,
     private readonly audit: AuditTrail,
+    private readonly tally: VendorTally,
   ) {}
 
   async update(scope: ShopScope, body: UpdateLineItemsDto): Promise<UpdateLineItemsResponseDto> {
@@ -269,6 +272,10 @@ export class LineItemUpdatesService {
       [...events.values()],
       matched === plans.length ? 'all' : 'check',
     );
+    // The balance sums of the vendors the lines had and have now (a hand-written figure moves payout).
+    await this.tally.settle(scope, [
+      ...plans.map((p) => p.line.vendorId),
+    ]);
     return frozen;
   }
 

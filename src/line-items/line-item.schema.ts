@@ -1,4 +1,5 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import type { RowTally } from '../balances/vendor-balance.schema';
 import { Schema as MongooseSchema, Types } from 'mongoose';
 import { auditOutboxPlugin } from '../audit/audit-outbox';
 
@@ -134,6 +135,15 @@ export class LineItem {
   /** `isPayoutRow` of the stored fields (written with vendorId, financialStatus and batchId). */
   @Prop({ type: Boolean, default: false }) inPayouts!: boolean;
 
+  /**
+   * What this row contributes to its vendor's balance sums, as last counted (vendor-tally.ts), and
+   * a change mark: every write of a field the contribution depends on increments `tallyDirt`; the
+   * tally counts the difference and sets it back to 0. Missing on rows stored before the tally:
+   * they count as changed.
+   */
+  @Prop({ type: Object, default: null }) tally?: RowTally | null;
+  @Prop({ type: Number }) tallyDirt?: number;
+
   // Fulfillment.
   @Prop({ type: String, enum: FULFILLMENT_STATUSES, default: 'unfulfilled' })
   fulfillmentStatus!: FulfillmentStatus;
@@ -204,3 +214,7 @@ LineItemSchema.index({
 // some, the rows a batch holds (`batchId` index above), and a vendor's unsettled rows (balance read).
 LineItemSchema.index({ shopId: 1, inPayouts: 1, batchId: 1, vendorId: 1, orderCreatedAt: 1, balance: 1 });
 LineItemSchema.index({ shopId: 1, vendorId: 1, batchId: 1, inPayouts: 1 });
+// The tally: a shop's changed rows (few, in flight), and the sweeper's look across shops for rows a
+// crash left changed but uncounted (a system query, like the audit outbox's).
+LineItemSchema.index({ shopId: 1, tallyDirt: 1 });
+LineItemSchema.index({ tallyDirt: 1 });

@@ -16,6 +16,9 @@ import { OrderSummaryRefresher } from './order-summary.refresher';
 import { PlatformFulfillmentsService } from './platform-fulfillments.service';
 import { RecalculationService } from './recalculation.service';
 import { SkuUpdateRunner } from './sku-update.runner';
+import { VendorTally } from './vendor-tally.service';
+import { SystemLineItemsRepository } from './system-line-items.repository';
+import { BalancesModule } from '../balances/balances.module';
 
 /**
  * Calculated line items: one use-case service per write path (order ingestion, platform
@@ -31,6 +34,7 @@ import { SkuUpdateRunner } from './sku-update.runner';
     CommissionsModule,
     JobsModule,
     EventSinkModule,
+    BalancesModule,
   ],
   controllers: [LineItemsV1Controller],
   providers: [
@@ -42,6 +46,8 @@ import { SkuUpdateRunner } from './sku-update.runner';
     LineItemUpdatesService,
     RecalculationService,
     SkuUpdateRunner,
+    VendorTally,
+    SystemLineItemsRepository,
   ],
   exports: [
     LineItemsRepository,
@@ -50,6 +56,8 @@ import { SkuUpdateRunner } from './sku-update.runner';
     PlatformFulfillmentsService,
     RecalculationService,
     SkuUpdateRunner,
+    VendorTally,
+    SystemLineItemsRepository,
   ],
 })
 export class LineItemsModule {}

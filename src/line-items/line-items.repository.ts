@@ -10,7 +10,9 @@ import { payoutState, round2, sumAmounts } from '../common/money';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { chunkedBulkWrite } from '../database/bulk-write';
 import { anyOf } from '../database/query-filters';
+import type { TallyPendingRow } from '../balances/vendor-balance.schema';
 import { LineItem, LineItemFulfillment } from './line-item.schema';
+import { type TallySource, touchesTally } from './vendor-tally';
 import {
   BatchPaidLineItem,
   FULFILLABLE_PROJECTION,
@@ -165,7 +167,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
 
   /** New line items of one order in one write. Returns false when any of them already existed. */
   insertNew(scope: ShopScope, docs: Array<Partial<LineItem>>): Promise<boolean> {
-    return this.insertUnlessExists(scope, docs);
+    return this.insertUnlessExists(scope, docs.map(markedForTally));
   }
 
   /**
@@ -186,13 +188,13 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
           ? {
               updateOne: {
                 filter: this.scoped(scope, { ...g.guard, _id: g.ids[0] }),
-                update: withOutbox({ $set: g.set }, stamp, g.event),
+                update: withOutbox(tallied({ $set: g.set }), stamp, g.event),
               },
             }
           : {
               updateMany: {
                 filter: this.scoped(scope, { ...g.guard, _id: { $in: g.ids } }),
-                update: { $set: g.set },
+                update: tallied({ $set: g.set }),
               },
             },
     );
@@ -345,6 +347,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
           inPayouts: true,
           paidAt: at,
         },
+        inc: { tallyDirt: 1 },
       };
     });
   }
@@ -373,29 +376,6 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
       .exec();
   }
 
-  /**
-   * A vendor's unsettled rows summed in one `$group`: `inPayouts` true → due (what the next batch
-   * would net), false → pending (orders whose money is not captured yet). Bounded by what is not
-   * paid yet, never by the vendor's history.
-   */
-  async unsettledSums(
-    scope: ShopScope,
-    vendorId: Types.ObjectId,
-  ): Promise<{ due: number; pending: number; dueRows: number }> {
-    const groups = await this.model
-      .aggregate<{ _id: boolean; balance: number; count: number }>([
-        { $match: this.scoped(scope, { vendorId, batchId: null, inPayouts: { $in: [true, false] } }) },
-        { $group: { _id: '$inPayouts', balance: { $sum: '$balance' }, count: { $sum: 1 } } },
-      ])
-      .exec();
-    const of = (v: boolean) => groups.find((g) => g._id === v);
-    return {
-      due: round2(of(true)?.balance ?? 0),
-      pending: round2(of(false)?.balance ?? 0),
-      dueRows: of(true)?.count ?? 0,
-    };
-  }
-
   /** Every row of a vendor with its money fields (reconcile: proves the maintained balance). */
   forReconcile(scope: ShopScope, vendorId: Types.ObjectId): Promise<ReconcileRow[]> {
     return this.model
@@ -412,7 +392,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
     if (docs.length === 0) return 0;
     try {
       const res = await this.model.insertMany(
-        docs.map((d) => ({ ...d, ...this.owner(scope) })),
+        docs.map((d) => ({ ...markedForTally(d), ...this.owner(scope) })),
         { ordered: false },
       );
       return res.length;
@@ -421,6 +401,54 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
       const inserted = (err as { insertedDocs?: unknown[] }).insertedDocs;
       return Array.isArray(inserted) ? inserted.length : 0;
     }
+  }
+
+  // ---- the tally: the vendors' maintained balance sums (vendor-tally.service.ts) ----------------
+
+  /**
+   * Rows of the vendor (or counted at it) changed since their contribution was counted: only what
+   * is in flight, or what a crash left (rows stored before the tally existed have no mark and are
+   * counted on first look). Served by (shop, tallyDirt): changed rows are few.
+   */
+  changedForTally(scope: ShopScope, vendorId: Types.ObjectId, limit: number): Promise<TallySource[]> {
+    return this.model
+      .find(
+        this.scoped(scope, {
+          tallyDirt: { $ne: 0 },
+          ...anyOf([{ vendorId }, { 'tally.v': vendorId }]),
+        }),
+        { vendorId: 1, frozen: 1, inPayouts: 1, balance: 1, tally: 1, tallyDirt: 1 },
+      )
+      .limit(limit)
+      .lean<TallySource[]>()
+      .exec();
+  }
+
+  /**
+   * Writes back what a tally step counted: each row's contribution, and its mark cleared unless the
+   * row changed again since it was read (or is left marked for another vendor). Idempotent: a run
+   * that resumes a dead one's pending list writes the same values.
+   */
+  async writeTallies(scope: ShopScope, rows: TallyPendingRow[]): Promise<void> {
+    const ops = rows.flatMap((r) =>
+      r.keep
+        ? [{ updateOne: { filter: this.scoped(scope, { _id: r._id }), update: { $set: { tally: r.tally } } } }]
+        : [
+            {
+              updateOne: {
+                filter: this.scoped(scope, { _id: r._id, tallyDirt: r.dirt }),
+                update: { $set: { tally: r.tally, tallyDirt: 0 } },
+              },
+            },
+            {
+              updateOne: {
+                filter: this.scoped(scope, { _id: r._id, tallyDirt: { $ne: r.dirt } }),
+                update: { $set: { tally: r.tally } },
+              },
+            },
+          ],
+    );
+    await chunkedBulkWrite(this.model, ops as Parameters<Model<LineItem>['bulkWrite']>[0]);
   }
 
   // ---- fulfillments: GET and POST /v1/fulfillments ------------------------------------------
@@ -510,4 +538,17 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
       set: { fulfillmentLock: null, fulfillmentLockedAt: null },
     }));
   }
+}
+
+/** A new row is marked for the tally when it has a vendor (a row without one counts nowhere). */
+function markedForTally<D extends Partial<LineItem>>(doc: D): D & { tallyDirt: number } {
+  return { ...doc, tallyDirt: doc.vendorId ? 1 : 0 };
+}
+
+/** An update that may change what a row contributes also marks the row for the tally. */
+function tallied(update: { $set: Record<string, unknown> }): {
+  $set: Record<string, unknown>;
+  $inc?: Record<string, number>;
+} {
+  return touchesTally(update.$set) ? { ...update, $inc: { tallyDirt: 1 } } : update;
 }

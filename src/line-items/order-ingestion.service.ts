@@ -14,6 +14,7 @@ import { LineItemsRepository } from './line-items.repository';
 import { OrderSummaryRefresher } from './order-summary.refresher';
 import { toFulfillment } from './platform-fulfillments.service';
 import { recutRefundRows } from '../refunds/refund-rows';
+import { VendorTally } from './vendor-tally.service';
 
 /** Store-platform orders (create, updated, paid, cancelled) into calculated line items and order summaries. */
 @Injectable()
@@ -23,6 +24,7 @@ export class OrderIngestionService {
     private readonly pricing: LineItemPricing,
     private readonly summaries: OrderSummaryRefresher,
     private readonly clock: Clock,
+    private readonly tally: VendorTally,
     @Optional() private readonly events?: EventSink,
   ) {}
 
@@ -183,6 +185,12 @@ export class OrderIngestionService {
     );
     if (isNewOrder) await this.summaries.writeNew(scope, order.orderId, docs);
     else await this.summaries.write(scope, [order.orderId], docs, vendorChanged);
+    // The vendors' balance sums (the vendors the order's lines had and have now).
+    await this.tally.settle(scope, [
+      ...rows.map((r) => r.vendorId),
+      ...inserts.map((i) => i.vendorId),
+      ...writes.map((w) => w.set.vendorId),
+    ]);
     // The order's first ingestion tells the systems around us (DESIGN §11); the sink never throws.
     if (isNewOrder && inserts.length > 0)
       await this.events?.emit(scope, [orderReceivedEvent(order, inserts, this.clock.now())]);

@@ -1,9 +1,15 @@
+import type { VendorTally } from './vendor-tally.service';
 import { Logger } from '@nestjs/common';
 import { Types } from 'mongoose';
 import type { Queue } from 'bull';
 import { asReal, FakeQueue, FakeShops, SHOP } from '../../test/fakes/fake';
 import { FakeJobs } from '../../test/fakes/jobs.fake';
-import { FakeLineItemsRepository, FakeSummaries, lineItem } from '../../test/fakes/line-items.fake';
+import {
+  FakeLineItemsRepository,
+  FakeSummaries,
+  FakeVendorTally,
+  lineItem,
+} from '../../test/fakes/line-items.fake';
 import type { JobsService } from '../jobs/jobs.service';
 import { FakeSkuCommissionsRepository, FakeVendorsRepository, vendor } from '../../test/fakes/vendors.fake';
 import type { SkuCommissionsRepository } from '../commissions/sku-commissions.repository';
@@ -47,6 +53,7 @@ describe('RecalculationService (repositories faked)', () => {
       asReal<OrderSummaryRefresher>(summaries),
       asReal<JobsService>(jobs),
       asReal<Queue>(queue),
+      asReal<VendorTally>(new FakeVendorTally()),
     );
   });
 

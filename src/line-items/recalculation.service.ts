@@ -8,6 +8,7 @@ import { payoutState } from '../common/money';
 import { OperationContexts } from '../common/context/operation-context';
 import { ShopScope, toObjectId } from '../common/tenancy';
 import { EventSink } from '../events/event-sink';
+import { VendorTally } from './vendor-tally.service';
 import { JobsService } from '../jobs/jobs.service';
 import type { AuditStamp } from '../audit/audit-record';
 import { addJob, jobEntry, Jobs, Queues, RecalculateJobData, SkuUpdateJobData } from '../queues/jobs';
@@ -37,6 +38,7 @@ export class RecalculationService {
     private readonly summaries: OrderSummaryRefresher,
     private readonly jobs: JobsService,
     @InjectQueue(Queues.Recalculation) private readonly queue: Queue,
+    private readonly tally: VendorTally,
     @Optional() private readonly events?: EventSink,
   ) {}
 
@@ -216,6 +218,10 @@ export class RecalculationService {
     }
     const changed = new Set(writes.map((w) => String(w.id)));
     const before = new Map(live.map((l) => [String(l._id), String(l.vendorId)]));
+    await this.tally.settle(scope, [
+      ...live.filter((l) => changed.has(String(l._id))).map((l) => l.vendorId),
+      ...writes.map((w) => w.set.vendorId),
+    ]);
     await this.summaries.refresh(
       scope,
       live.filter((l) => changed.has(String(l._id))).map((l) => l.orderId),

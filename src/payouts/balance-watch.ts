@@ -3,7 +3,7 @@ import { Clock } from '../common/clock/clock';
 import { type ShopScope, toObjectId } from '../common/tenancy';
 import { EventSink, type SourcedEvent } from '../events/event-sink';
 import { VendorBalanceService } from './vendor-balance.service';
-import { VendorBalancesRepository } from './vendor-balances.repository';
+import { VendorBalancesRepository } from '../balances/vendor-balances.repository';
 
 /** The events after which a vendor's `due` may have crossed below zero. */
 const MOVES_DUE = new Set(['refund.recorded', 'payout_batch.paid', 'payout_batch.carried_forward']);

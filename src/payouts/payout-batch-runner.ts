@@ -8,13 +8,14 @@ import { ShopScope } from '../common/tenancy';
 import { LineItemsRepository } from '../line-items/line-items.repository';
 import { OrderSummaryRefresher } from '../line-items/order-summary.refresher';
 import { isSettled, PayoutBatch } from './payout-batch.schema';
-import { VendorBalancesRepository } from './vendor-balances.repository';
+import { VendorBalancesRepository } from '../balances/vendor-balances.repository';
 import { RefundMetrics } from '../refunds/refund-metrics';
 import { AuditTrail } from '../audit/audit-trail.service';
 import { BatchTotals, PayoutBatchesRepository } from './payout-batches.repository';
 import { PayoutEngineOptions } from './payout-engine.options';
 import { TransfersService } from '../transfers/transfers.service';
 import { PayoutEvents } from './payout-events';
+import { VendorTally } from '../line-items/vendor-tally.service';
 
 /** Another batch of the same vendor is running: this one runs once it is done (netting is per vendor). */
 class VendorBusyError extends Error {
@@ -54,6 +55,7 @@ export class PayoutBatchRunner {
     private readonly options: PayoutEngineOptions,
     private readonly balances: VendorBalancesRepository,
     private readonly transfers: TransfersService,
+    private readonly tally: VendorTally,
     @Optional() private readonly metrics?: RefundMetrics,
     @Optional() private readonly audit?: AuditTrail,
     @Optional() private readonly events?: PayoutEvents,
@@ -227,6 +229,7 @@ export class PayoutBatchRunner {
   private async pay(scope: ShopScope, batch: PayoutBatch, id: string) {
     const held = await this.lineItems.heldByBatch(scope, id);
     await this.lineItems.payClaimed(scope, held, id, this.clock.now());
+    await this.tally.settle(scope, [batch.vendorId]);
     const adjustments = await this.adjustments.listPayable(scope, batch.vendorId, batch.cutoff);
     await this.adjustments.markPaid(
       scope,

@@ -1,13 +1,19 @@
+import type { VendorTally } from '../line-items/vendor-tally.service';
 import { Logger } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { asReal, FakeQueue, FixedClock, OTHER_SHOP, SHOP } from '../../test/fakes/fake';
-import { FakeLineItemsRepository, FakeSummaries, lineItem } from '../../test/fakes/line-items.fake';
+import {
+  FakeLineItemsRepository,
+  FakeSummaries,
+  FakeVendorTally,
+  lineItem,
+} from '../../test/fakes/line-items.fake';
 import {
   FakePayoutAdjustmentsRepository,
   FakePayoutBatchesRepository,
   FakeVendorBalancesRepository,
 } from '../../test/fakes/payouts.fake';
-import type { VendorBalancesRepository } from './vendor-balances.repository';
+import type { VendorBalancesRepository } from '../balances/vendor-balances.repository';
 import { FakeVendorsRepository, vendor } from '../../test/fakes/vendors.fake';
 import type { PayoutAdjustmentsRepository } from '../adjustments/payout-adjustments.repository';
 import { ValidationError } from '../common/errors';
@@ -66,6 +72,7 @@ describe('PayoutEngine (repositories faked)', () => {
       options,
       asReal<VendorBalancesRepository>(balances),
       asReal<TransfersService>(transfers),
+      asReal<VendorTally>(new FakeVendorTally()),
     );
     return new PayoutEngine(
       asReal<PayoutBatchesRepository>(batches),

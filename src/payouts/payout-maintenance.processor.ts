@@ -8,6 +8,8 @@ import { Jobs, OnJob, Queues } from '../queues/jobs';
 import { RepeatableJob, RepeatableJobsProcessor } from '../queues/repeatable-jobs';
 import { PayoutEngine } from './payout-engine.service';
 import { SystemPayoutBatchesRepository } from './system-payout-batches.repository';
+import { SystemLineItemsRepository } from '../line-items/system-line-items.repository';
+import { VendorTally } from '../line-items/vendor-tally.service';
 
 const SWEEP_BATCH = 200;
 
@@ -15,13 +17,16 @@ const SWEEP_BATCH = 200;
  * The payout sweeper (repeatable, and once at start): resumes `running` batches whose run lease
  * lapsed (their process died) and re-queues `queued` batches whose job was lost, so a batch always
  * completes without an operator; and hands completed batches whose transfer was never created
- * (`transferDue`: the process died right after completing them) to the transfers service again.
+ * (`transferDue`: the process died right after completing them) to the transfers service again;
+ * and counts line-item changes a dead writer left uncounted into their vendors' balance sums.
  */
 @Processor(Queues.Maintenance)
 export class PayoutMaintenanceProcessor extends RepeatableJobsProcessor {
   constructor(
     private readonly engine: PayoutEngine,
     private readonly system: SystemPayoutBatchesRepository,
+    private readonly systemLines: SystemLineItemsRepository,
+    private readonly tally: VendorTally,
     private readonly clock: Clock,
     @InjectQueue(Queues.Maintenance) queue: Queue,
     @Inject(jobsConfig.KEY) private readonly cfg: JobsConfig,
@@ -44,7 +49,35 @@ export class PayoutMaintenanceProcessor extends RepeatableJobsProcessor {
 
   /** One sweep, also called directly (tests, like the transfer sweeper's). */
   async sweepNow(): Promise<number> {
-    return (await this.resumeRuns()) + (await this.repairHandOvers());
+    return (await this.resumeRuns()) + (await this.repairHandOvers()) + (await this.countTallies());
+  }
+
+  /** Rows changed but not counted (a writer died before its tally, or rows older than the tally). */
+  async countTallies(): Promise<number> {
+    let counted = 0;
+    for (let round = 0; round < 20; round++) {
+      const rows = await this.systemLines.changedTallies(SWEEP_BATCH);
+      if (rows.length === 0) break;
+      const byShop = new Map<string, Set<string>>();
+      const uncountable = rows.filter((r) => !r.vendorId && !r.tally?.v);
+      for (const r of rows) {
+        const vendors = byShop.get(String(r.shopId)) ?? new Set<string>();
+        for (const v of [r.vendorId, r.tally?.v]) if (v) vendors.add(String(v));
+        byShop.set(String(r.shopId), vendors);
+      }
+      await this.systemLines.clearUncountable(uncountable);
+      for (const [shopId, vendors] of byShop) {
+        try {
+          await this.tally.settle(shopScope(shopId), vendors);
+        } catch (err) {
+          this.logger.warn({ shopId, err: (err as Error)?.message }, 'Could not count balance changes');
+        }
+      }
+      counted += rows.length;
+      if (rows.length < SWEEP_BATCH) break;
+    }
+    if (counted > 0) this.logger.warn({ counted }, 'Counted uncounted line-item changes into balances');
+    return counted;
   }
 
   /** Completed batches left `transferDue` for longer than a lease (a live run hands over at once). */

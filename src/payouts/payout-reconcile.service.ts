@@ -5,9 +5,10 @@ import type { ShopScope } from '../common/tenancy';
 import { LineItemsRepository } from '../line-items/line-items.repository';
 import { VendorsRepository, VendorSummary } from '../vendors/vendors.repository';
 import { PayoutBatchesRepository } from './payout-batches.repository';
-import { VendorBalancesRepository } from './vendor-balances.repository';
+import { VendorBalancesRepository } from '../balances/vendor-balances.repository';
 import { TransfersRepository } from '../transfers/transfers.repository';
 import { reconcileTransfers, TransferReconciliation } from './transfer-reconcile';
+import { VendorTally } from '../line-items/vendor-tally.service';
 
 export interface VendorReconciliation {
   vendorId: string;
@@ -21,10 +22,15 @@ export interface VendorReconciliation {
   /** Σ of the totals of its paid batches, and what its rows and adjustments say those batches paid. */
   paidByBatches: number;
   paidOnRows: number;
-  /** The maintained balance (vendor_balances). */
-  balance: { paidToDate: number; carriedForward: number };
-  /** Due now from the rows: unsettled payable rows + UNPAID adjustments. */
+  /**
+   * The maintained balance (vendor_balances): paid to date, carried forward, and the tally's sums
+   * of the unpaid rows (`dueRows`: payable, `pendingRows`: not captured yet).
+   */
+  balance: { paidToDate: number; carriedForward: number; dueRows: number; pendingRows: number };
+  /** Due now from the rows: unpaid payable rows + UNPAID adjustments. */
   due: number;
+  /** Not payable yet from the rows: unpaid rows of orders whose money is not captured. */
+  pending: number;
   /** The transfers side (DESIGN §10): sent, credited back after a failure, delivered. */
   transfers: Omit<TransferReconciliation, 'differences'>;
   ok: boolean;
@@ -44,6 +50,7 @@ export class PayoutReconcileService {
     private readonly batches: PayoutBatchesRepository,
     private readonly balances: VendorBalancesRepository,
     private readonly transfers: TransfersRepository,
+    private readonly tally: VendorTally,
   ) {}
 
   async reconcile(scope: ShopScope): Promise<{ ok: boolean; vendors: VendorReconciliation[] }> {
@@ -54,6 +61,9 @@ export class PayoutReconcileService {
   }
 
   async vendor(scope: ShopScope, v: VendorSummary): Promise<VendorReconciliation> {
+    // Rows changed in flight (or left marked by a crash) are counted first: what is proven below is
+    // that the sums equal the rows once every change is counted — a drift stays a difference.
+    await this.tally.settle(scope, [v._id]);
     const [rows, adjustments, batches, stored, transfers] = await Promise.all([
       this.lineItems.forReconcile(scope, v._id),
       this.adjustments.forReconcile(scope, v._id),
@@ -106,8 +116,17 @@ export class PayoutReconcileService {
       adjustments,
     );
     differences.push(...transferDifferences);
+    const unpaid = rows.filter((r) => !r.frozen);
+    const dueOnRows = sumAmounts(unpaid.filter((r) => r.inPayouts).map((r) => r.balance));
+    const pending = sumAmounts(unpaid.filter((r) => !r.inPayouts).map((r) => r.balance));
+    const dueRows = fromCents(stored?.dueCents ?? 0);
+    const pendingRows = fromCents(stored?.pendingCents ?? 0);
+    if (dueRows !== dueOnRows)
+      differences.push(`maintained due ${dueRows} but the unpaid payable rows sum to ${dueOnRows}`);
+    if (pendingRows !== pending)
+      differences.push(`maintained pending ${pendingRows} but the unpaid rows not payable yet sum to ${pending}`);
     const due = sumAmounts([
-      ...rows.filter((r) => r.inPayouts && !r.batchId).map((r) => r.balance),
+      dueOnRows,
       ...adjustments.filter((a) => a.status === 'UNPAID').map((a) => a.amount),
     ]);
     return {
@@ -119,8 +138,9 @@ export class PayoutReconcileService {
       adjustmentsPaid: sumAmounts(paidAdjustments.map((a) => a.amount)),
       paidByBatches,
       paidOnRows,
-      balance: { paidToDate, carriedForward },
+      balance: { paidToDate, carriedForward, dueRows, pendingRows },
       due,
+      pending,
       transfers: transferFigures,
       ok: differences.length === 0,
       differences,

@@ -7,10 +7,9 @@ import { TransfersModule } from '../transfers/transfers.module';
 import { PayoutBatch, PayoutBatchSchema } from './payout-batch.schema';
 import { RefundsModule } from '../refunds/refunds.module';
 import { PayoutReconcileService } from './payout-reconcile.service';
-import { VendorBalance, VendorBalanceSchema } from './vendor-balance.schema';
 import { VendorBalanceService } from './vendor-balance.service';
 import { VendorBalanceV1Controller } from './vendor-balance.v1.controller';
-import { VendorBalancesRepository } from './vendor-balances.repository';
+import { BalancesModule } from '../balances/balances.module';
 import { PayoutBatchesRepository } from './payout-batches.repository';
 import { jobsConfig, JobsConfig } from '../config/configuration';
 import { DEFAULT_PAYOUT_ENGINE_OPTIONS, PayoutEngineOptions } from './payout-engine.options';
@@ -42,8 +41,8 @@ import { PayoutEvents } from './payout-events';
     EventSinkModule,
     MongooseModule.forFeature([
       { name: PayoutBatch.name, schema: PayoutBatchSchema },
-      { name: VendorBalance.name, schema: VendorBalanceSchema },
     ]),
+    BalancesModule,
   ],
   controllers: [
     PayoutsV1Controller,
@@ -60,7 +59,6 @@ import { PayoutEvents } from './payout-events';
     PayoutsService,
     VendorReportService,
     SystemPayoutBatchesRepository,
-    VendorBalancesRepository,
     VendorBalanceService,
     PayoutReconcileService,
     VendorMoneyService,

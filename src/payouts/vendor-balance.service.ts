@@ -5,23 +5,23 @@ import { dayEnd, dayOf } from '../common/dates/day-range';
 import { NotFoundError } from '../common/errors';
 import { fromCents, sumAmounts } from '../common/money';
 import { type ShopScope, toObjectId } from '../common/tenancy';
-import { LineItemsRepository } from '../line-items/line-items.repository';
 import { VendorsRepository } from '../vendors/vendors.repository';
 import type { VendorBalanceDto } from './dto/vendor-balance.dto';
-import { VendorBalancesRepository } from './vendor-balances.repository';
+import { VendorBalancesRepository } from '../balances/vendor-balances.repository';
 
 /**
- * A vendor's payout balance (DESIGN §8): `paidToDate`, `carriedForward` and `lastBatch` are
- * maintained by the payout engine in `vendor_balances`; `due` and `pending` are summed from the
- * vendor's unsettled rows (never its paid history) and UNPAID adjustments. `get(scope, vendorId)`
- * is the one entry point: a vendor-token path passes a vendor scope and its own id.
+ * A vendor's payout balance (DESIGN §8), read from what is maintained at write time: `paidToDate`,
+ * `carriedForward` and `lastBatch` by the payout engine, the unpaid rows' `due` and `pending` sums by
+ * the tally (line-items/vendor-tally.service.ts) — all in the vendor's `vendor_balances` document —
+ * plus the vendor's UNPAID adjustments (a handful, summed on their index). Two reads side by side at
+ * any history size. `get(scope, vendorId)` is the one entry point: a vendor-token path passes a
+ * vendor scope and its own id.
  */
 @Injectable()
 export class VendorBalanceService {
   constructor(
     private readonly vendors: VendorsRepository,
     private readonly balances: VendorBalancesRepository,
-    private readonly lineItems: LineItemsRepository,
     private readonly adjustments: PayoutAdjustmentsRepository,
     private readonly clock: Clock,
   ) {}
@@ -32,19 +32,18 @@ export class VendorBalanceService {
     if (!id || (scope.vendorId && scope.vendorId !== String(id))) throw new NotFoundError('Vendor');
     const today = dayEnd(dayOf(this.clock.now()))!;
     // One round trip: the balance document (scoped: it exists only for a vendor of this shop that
-    // a batch has settled), and the two sums over what is unsettled. Only a vendor never batched
-    // needs the vendor read for its 404.
-    const [stored, rows, adjustments] = await Promise.all([
+    // has rows or batches) and the UNPAID adjustments' sum. Only a vendor without a balance
+    // document needs the vendor read for its 404.
+    const [stored, adjustments] = await Promise.all([
       this.balances.find(scope, id),
-      this.lineItems.unsettledSums(scope, id),
       this.adjustments.unpaidSum(scope, id, today),
     ]);
     if (!stored && !(await this.vendors.findById(scope, id))) throw new NotFoundError('Vendor');
     const last = stored?.lastBatch ?? null;
     return {
       vendorId: String(id),
-      due: sumAmounts([rows.due, adjustments]),
-      pending: rows.pending,
+      due: sumAmounts([fromCents(stored?.dueCents ?? 0), adjustments]),
+      pending: fromCents(stored?.pendingCents ?? 0),
       paidToDate: fromCents(stored?.paidToDateCents ?? 0),
       carriedForward: stored?.carriedForward ?? 0,
       lastBatch: last && {

@@ -11,6 +11,7 @@ import { plannedRefundRows } from './refund-rows';
 import type { Refund } from './refund.schema';
 import { RefundsRepository } from './refunds.repository';
 import { ShopsRepository } from '../shops/shops.repository';
+import { VendorTally } from '../line-items/vendor-tally.service';
 
 /** The unattributed refund amounts of an order, as its read shows them. */
 export interface UnattributedRefund {
@@ -39,6 +40,7 @@ export class RefundsService {
     private readonly metrics: RefundMetrics,
     private readonly shops: ShopsRepository,
     private readonly events: RefundEvents,
+    private readonly tally: VendorTally,
   ) {}
 
   /** Stores the refunds and applies those of their orders; what happened, for the delivery's result. */
@@ -75,6 +77,7 @@ export class RefundsService {
     }
     const { docs, appliedRefundIds } = plannedRefundRows(refunds, rows);
     const inserted = await this.lineItems.insertRefundRows(scope, docs);
+    await this.tally.settle(scope, docs.map((d) => d.vendorId));
     await this.refunds.markApplied(
       scope,
       appliedRefundIds.filter((id) => !refunds.find((r) => r.refundId === id)?.rowsApplied),

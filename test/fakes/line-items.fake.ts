@@ -5,6 +5,7 @@ import { isPayoutRow, LineItem } from '../../src/line-items/line-item.schema';
 import type { BatchPaidLineItem, GuardedSet, PayableLineItem } from '../../src/line-items/line-item-views';
 import type { LineItemsRepository } from '../../src/line-items/line-items.repository';
 import type { OrderSummaryRefresher } from '../../src/line-items/order-summary.refresher';
+import type { VendorTally } from '../../src/line-items/vendor-tally.service';
 import { inScope, matchesAll, SHOP } from './fake';
 
 /** A stored line item with the schema's defaults; `overrides` set what a test cares about. */
@@ -18,7 +19,6 @@ export function lineItem(overrides: Partial<LineItem> & { orderId: number; lineI
     refundedQuantity: null,
     vendorId: null,
     vendorName: null,
-    type: 'sale',
     orderName: `#${overrides.orderId}`,
     orderNumber: overrides.orderId,
     orderCreatedAt: new Date('2026-11-01T10:00:00.000Z'),
@@ -241,5 +241,15 @@ export class FakeSummaries implements Pick<OrderSummaryRefresher, 'refresh'> {
 
   async refresh(_scope: ShopScope, orderIds: number[], _opts?: { vendorsChanged?: boolean }): Promise<void> {
     this.refreshed.push([...orderIds]);
+  }
+}
+
+/** The tally at its boundary: records which vendors each write asked it to count (no sums here). */
+export class FakeVendorTally implements Pick<VendorTally, 'settle'> {
+  readonly settled: string[][] = [];
+
+  settle(_scope: ShopScope, vendorIds: Iterable<unknown>): Promise<void> {
+    this.settled.push([...vendorIds].filter((v) => v != null).map(String));
+    return Promise.resolve();
   }
 }

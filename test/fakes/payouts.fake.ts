@@ -9,8 +9,8 @@ import type { ShopScope } from '../../src/common/tenancy';
 import { type BatchDecision, isSettled, type PayoutBatch } from '../../src/payouts/payout-batch.schema';
 import type { BatchTotals, PayoutBatchesRepository } from '../../src/payouts/payout-batches.repository';
 import { toCents } from '../../src/common/money';
-import type { LastBatch, VendorBalance } from '../../src/payouts/vendor-balance.schema';
-import type { VendorBalancesRepository } from '../../src/payouts/vendor-balances.repository';
+import type { LastBatch, VendorBalance } from '../../src/balances/vendor-balance.schema';
+import type { VendorBalancesRepository } from '../../src/balances/vendor-balances.repository';
 import { inScope, matchesAll, SHOP } from './fake';
 
 type BatchMethods =
@@ -312,6 +312,11 @@ export class FakeVendorBalancesRepository implements Pick<VendorBalancesReposito
         lockUntil: null,
         negative: false,
         negativeCrossings: 0,
+        dueCents: 0,
+        pendingCents: 0,
+        tallyLease: null,
+        tallyLeaseUntil: null,
+        tallyAsks: 0,
         createdAt: new Date(),
         updatedAt: new Date(),
       };

@@ -113,12 +113,17 @@ export abstract class TenantRepository<T extends TenantDocument> {
   protected async updateEach<R>(
     scope: ShopScope,
     rows: R[],
-    op: (row: R) => { filter: Record<string, unknown>; set: Record<string, unknown> },
+    op: (row: R) => {
+      filter: Record<string, unknown>;
+      set: Record<string, unknown>;
+      inc?: Record<string, number>;
+    },
   ): Promise<number> {
     if (rows.length === 0) return 0;
     const ops = rows.map((row) => {
-      const { filter, set } = op(row);
-      return { updateOne: { filter: this.scoped(scope, filter), update: { $set: set } } };
+      const { filter, set, inc } = op(row);
+      const update = inc ? { $set: set, $inc: inc } : { $set: set };
+      return { updateOne: { filter: this.scoped(scope, filter), update } };
     });
     return (await chunkedBulkWrite(this.model, ops as Parameters<Model<T>['bulkWrite']>[0])).matchedCount;
   }

@@ -5,9 +5,12 @@ import { toCents } from '../common/money';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { anyOf } from '../database/query-filters';
-import { LastBatch, VendorBalance } from './vendor-balance.schema';
+import { LastBatch, TallyPendingRow, VendorBalance } from './vendor-balance.schema';
 
-/** The only repository of `vendor_balances`: the engine's vendor lock and its exactly-once batch step. */
+/**
+ * The only repository of `vendor_balances`: the engine's vendor lock and its exactly-once batch
+ * step, and the tally's lease and its counted differences (line-items/vendor-tally.service.ts).
+ */
 @Injectable()
 export class VendorBalancesRepository extends TenantRepository<VendorBalance> {
   protected override readonly vendorField = 'vendorId';
@@ -124,6 +127,91 @@ export class VendorBalancesRepository extends TenantRepository<VendorBalance> {
   async clearNegative(scope: ShopScope, vendorId: Types.ObjectId): Promise<void> {
     await this.model
       .updateOne(this.scoped(scope, { vendorId, negative: true }), { $set: { negative: false } })
+      .exec();
+  }
+
+  // ---- the tally ---------------------------------------------------------------------------
+
+  /**
+   * Takes the vendor's tally lease (free, lapsed, or already `token`'s) in one command, creating the
+   * balance document on first use; null when another run holds it (the upsert then collides with
+   * the existing document's unique key).
+   */
+  async leaseTally(
+    scope: ShopScope,
+    vendorId: Types.ObjectId,
+    token: string,
+    now: Date,
+    until: Date,
+  ): Promise<VendorBalance | null> {
+    try {
+      return await this.model
+        .findOneAndUpdate(
+          this.scoped(scope, {
+            vendorId,
+            ...anyOf([{ tallyLease: null }, { tallyLeaseUntil: { $lt: now } }, { tallyLease: token }]),
+          }),
+          { $set: { tallyLease: token, tallyLeaseUntil: until } },
+          { new: true, upsert: true },
+        )
+        .lean<VendorBalance>()
+        .exec();
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return null;
+      throw err;
+    }
+  }
+
+  /** Tells the lease holder that rows changed after it looked (it looks again before letting go). */
+  async askTally(scope: ShopScope, vendorId: Types.ObjectId): Promise<void> {
+    await this.model.updateOne(this.scoped(scope, { vendorId }), { $inc: { tallyAsks: 1 } }).exec();
+  }
+
+  /**
+   * Counts a step: adds its differences to the sums and keeps its rows as the pending write-back,
+   * in one single-document write (so the rows are written back exactly as counted, whoever finishes).
+   * False when the lease was lost or a pending write-back is still unfinished.
+   */
+  async countTally(
+    scope: ShopScope,
+    vendorId: Types.ObjectId,
+    token: string,
+    step: { dueCents: number; pendingCents: number; rows: TallyPendingRow[] },
+  ): Promise<boolean> {
+    const res = await this.model
+      .updateOne(this.scoped(scope, { vendorId, tallyLease: token, tallyPending: null }), {
+        $inc: { dueCents: step.dueCents, pendingCents: step.pendingCents },
+        $set: { tallyPending: step.rows },
+      })
+      .exec();
+    return res.matchedCount === 1;
+  }
+
+  /**
+   * The write-back is done: forgets the pending rows and, when nobody asked since `asks` was read,
+   * lets go of the lease in the same write. Whether the lease was let go.
+   */
+  async finishTally(
+    scope: ShopScope,
+    vendorId: Types.ObjectId,
+    token: string,
+    asks: number,
+  ): Promise<boolean> {
+    const released = await this.model
+      .updateOne(this.scoped(scope, { vendorId, tallyLease: token, tallyAsks: asks }), {
+        $unset: { tallyPending: '' },
+        $set: { tallyLease: null, tallyLeaseUntil: null },
+      })
+      .exec();
+    if (released.matchedCount === 1) return true;
+    await this.dropTallyPending(scope, vendorId, token);
+    return false;
+  }
+
+  /** Forgets the pending write-back (written back by now), keeping the lease. */
+  async dropTallyPending(scope: ShopScope, vendorId: Types.ObjectId, token: string): Promise<void> {
+    await this.model
+      .updateOne(this.scoped(scope, { vendorId, tallyLease: token }), { $unset: { tallyPending: '' } })
       .exec();
   }
 }

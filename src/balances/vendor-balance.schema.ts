@@ -1,6 +1,23 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types } from 'mongoose';
 
+/** A row counted by a tally step: its new contribution, and the change count it was read at. */
+export interface TallyPendingRow {
+  _id: Types.ObjectId;
+  tally: RowTally;
+  /** `tallyDirt` when read (null: a row stored before the tally existed). */
+  dirt: number | null;
+  /** Left marked: the row now belongs to another vendor, whose step counts it. */
+  keep?: boolean;
+}
+
+/** What one line item contributes to its vendor's sums (`k` null: nothing). */
+export interface RowTally {
+  v: Types.ObjectId | null;
+  k: 'due' | 'pending' | null;
+  c: number;
+}
+
 /** The last settled batch of a vendor, as its balance shows it. */
 @Schema({ _id: false })
 export class LastBatch {
@@ -17,8 +34,10 @@ export const LastBatchSchema = SchemaFactory.createForClass(LastBatch);
  * One vendor's running payout balance (DESIGN §8), written only by the payout engine while it holds
  * the vendor's lock (`lockBatchId`): batches of one vendor settle one after another, so applying a
  * batch is exactly-once by `lastBatchId` (a resumed run finds its batch already applied). Unique per
- * (shop, vendor); the balance read is this document plus one `$group` over the vendor's unsettled
- * rows. The reconcile command proves every figure against the rows and batches.
+ * (shop, vendor). `dueCents` and `pendingCents` are the vendor's unsettled line items summed at write
+ * time by the tally (line-items/vendor-tally.service.ts), so the balance read is this document plus
+ * the vendor's few UNPAID adjustments. The reconcile command proves every figure against the rows
+ * and batches.
  */
 @Schema({ collection: 'vendor_balances', versionKey: false, timestamps: true })
 export class VendorBalance {
@@ -46,6 +65,25 @@ export class VendorBalance {
    */
   @Prop({ type: Boolean, default: false }) negative!: boolean;
   @Prop({ type: Number, default: 0 }) negativeCrossings!: number;
+
+  /**
+   * Σ `balance` of the vendor's unfrozen rows, in integer cents, as counted by the tally: payable
+   * rows (`inPayouts`) in `dueCents`, rows of orders whose money is not captured yet in
+   * `pendingCents`. Each row records what it contributes (`LineItem.tally`), so a change is counted
+   * as a difference, once.
+   */
+  @Prop({ type: Number, default: 0 }) dueCents!: number;
+  @Prop({ type: Number, default: 0 }) pendingCents!: number;
+  /** The tally run counting this vendor's changed rows (one at a time), and until when it may. */
+  @Prop({ type: String, default: null }) tallyLease!: string | null;
+  @Prop({ type: Date, default: null }) tallyLeaseUntil!: Date | null;
+  /** Bumped by a tally call that found the lease taken: the holder must look again before it lets go. */
+  @Prop({ type: Number, default: 0 }) tallyAsks!: number;
+  /**
+   * The rows a tally step has just counted into the sums (in the same write), with the contribution
+   * each now has: a run that dies before writing them back leaves them here for the next run.
+   */
+  @Prop({ type: [Object], default: undefined }) tallyPending?: TallyPendingRow[];
 
   createdAt!: Date;
   updatedAt!: Date;

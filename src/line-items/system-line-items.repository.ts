@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model, Types } from 'mongoose';
+import { systemQuery } from '../common/tenancy';
+import { LineItem } from './line-item.schema';
+
+export interface ChangedTallyRow {
+  _id: Types.ObjectId;
+  shopId: Types.ObjectId;
+  vendorId?: Types.ObjectId | null;
+  tally?: { v?: Types.ObjectId | null } | null;
+  tallyDirt?: number | null;
+}
+
+/**
+ * The tally sweeper's cross-shop reads and writes of line items (the only opt-out of the tenant
+ * guard for them, served by `{tallyDirt}`): rows whose change was not counted into their vendor's
+ * sums — a writer died before its tally ran, or the row was stored before the tally existed. Each
+ * shop's rows are then counted in that shop's scope.
+ */
+@Injectable()
+export class SystemLineItemsRepository {
+  constructor(@InjectModel(LineItem.name) private readonly model: Model<LineItem>) {}
+
+  changedTallies(limit: number): Promise<ChangedTallyRow[]> {
+    return this.model
+      .find({ tallyDirt: { $ne: 0 } }, { shopId: 1, vendorId: 1, 'tally.v': 1, tallyDirt: 1 })
+      .limit(limit)
+      .setOptions(systemQuery('tally sweeper: rows changed but not counted'))
+      .lean<ChangedTallyRow[]>()
+      .exec();
+  }
+
+  /**
+   * Rows that count nowhere and belong to no vendor: nothing to count, so the mark is cleared (only
+   * while the row is still as read: a vendor assigned meanwhile keeps it marked).
+   */
+  async clearUncountable(rows: ChangedTallyRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.model.bulkWrite(
+      rows.map((r) => ({
+        updateOne: {
+          filter: { shopId: r.shopId, _id: r._id, vendorId: null, 'tally.v': null, tallyDirt: r.tallyDirt ?? null },
+          update: { $set: { tallyDirt: 0 } },
+        },
+      })),
+      { ordered: false },
+    );
+  }
+}
