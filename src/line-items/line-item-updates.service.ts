@@ -273,9 +273,7 @@ export class LineItemUpdatesService {
       matched === plans.length ? 'all' : 'check',
     );
     // The balance sums of the vendors the lines had and have now (a hand-written figure moves payout).
-    await this.tally.settle(scope, [
-      ...plans.map((p) => p.line.vendorId),
-    ]);
+    await this.tally.settle(scope, [...plans.map((p) => p.line.vendorId)]);
     return frozen;
   }
 

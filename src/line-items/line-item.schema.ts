@@ -214,7 +214,9 @@ LineItemSchema.index({
 // some, the rows a batch holds (`batchId` index above), and a vendor's unsettled rows (balance read).
 LineItemSchema.index({ shopId: 1, inPayouts: 1, batchId: 1, vendorId: 1, orderCreatedAt: 1, balance: 1 });
 LineItemSchema.index({ shopId: 1, vendorId: 1, batchId: 1, inPayouts: 1 });
-// The tally: a shop's changed rows (few, in flight), and the sweeper's look across shops for rows a
-// crash left changed but uncounted (a system query, like the audit outbox's).
-LineItemSchema.index({ shopId: 1, tallyDirt: 1 });
+// The tally: a vendor's changed rows (few: in flight) by vendor and by the vendor they were counted
+// at, and the sweeper's look across shops for rows a crash left changed but uncounted (a system
+// query, like the audit outbox's).
+LineItemSchema.index({ shopId: 1, vendorId: 1, tallyDirt: 1 });
+LineItemSchema.index({ shopId: 1, 'tally.v': 1, tallyDirt: 1 });
 LineItemSchema.index({ tallyDirt: 1 });

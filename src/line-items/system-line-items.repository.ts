@@ -40,7 +40,13 @@ export class SystemLineItemsRepository {
     await this.model.bulkWrite(
       rows.map((r) => ({
         updateOne: {
-          filter: { shopId: r.shopId, _id: r._id, vendorId: null, 'tally.v': null, tallyDirt: r.tallyDirt ?? null },
+          filter: {
+            shopId: r.shopId,
+            _id: r._id,
+            vendorId: null,
+            'tally.v': null,
+            tallyDirt: r.tallyDirt ?? null,
+          },
           update: { $set: { tallyDirt: 0 } },
         },
       })),

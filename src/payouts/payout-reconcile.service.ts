@@ -124,7 +124,9 @@ export class PayoutReconcileService {
     if (dueRows !== dueOnRows)
       differences.push(`maintained due ${dueRows} but the unpaid payable rows sum to ${dueOnRows}`);
     if (pendingRows !== pending)
-      differences.push(`maintained pending ${pendingRows} but the unpaid rows not payable yet sum to ${pending}`);
+      differences.push(
+        `maintained pending ${pendingRows} but the unpaid rows not payable yet sum to ${pending}`,
+      );
     const due = sumAmounts([
       dueOnRows,
       ...adjustments.filter((a) => a.status === 'UNPAID').map((a) => a.amount),

@@ -39,9 +39,7 @@ import { PayoutEvents } from './payout-events';
     // The engine hands each paid batch to the transfers service (no cycle: transfers reads no batches).
     TransfersModule,
     EventSinkModule,
-    MongooseModule.forFeature([
-      { name: PayoutBatch.name, schema: PayoutBatchSchema },
-    ]),
+    MongooseModule.forFeature([{ name: PayoutBatch.name, schema: PayoutBatchSchema }]),
     BalancesModule,
   ],
   controllers: [

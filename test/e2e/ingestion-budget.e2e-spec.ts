@@ -41,7 +41,10 @@ describe('ingestion round trips (e2e)', () => {
     const inbox = cost.phases.inbox?.commands ?? 0;
     // order.received (issue 19) is a phase of its own: its insert, the endpoints read, its fan-out mark.
     const events = cost.phases.events?.commands ?? 0;
-    return { order: cost.commands - inbox - events, inbox, events, log: cost.log };
+    // The vendor's balance sums (issue 17) too: its lease, the changed rows, the counting write, the
+    // write-back, the release — per vendor, whatever N.
+    const tally = cost.phases.tally?.commands ?? 0;
+    return { order: cost.commands - inbox - events - tally, inbox, events, tally, log: cost.log };
   }
 
   it('an order of N lines costs at most 6 commands whatever N; the inbox adds its claim and its mark', async () => {
@@ -53,5 +56,8 @@ describe('ingestion round trips (e2e)', () => {
     expect(many.inbox).toBe(2);
     expect(one.events).toBeLessThanOrEqual(3);
     expect(many.events).toBe(one.events);
+    expect(one.tally).toBeGreaterThan(0);
+    expect(one.tally).toBeLessThanOrEqual(5);
+    expect(many.tally).toBe(one.tally);
   });
 });

@@ -96,5 +96,7 @@ export async function refundScenario(t: TestApp, prefix: string, vendorNames = [
     expect(proof.vendors.filter((v) => !v.ok)).toEqual([]);
     return proof;
   };
-  return { shop, vendors, send, order, batch, balance, rows, reconcile };
+  /** The same proof, returned as it is (a test that expects a difference). */
+  const reconcileRaw = () => t.app.get(PayoutReconcileService).reconcile(shopScope(shop.shopId));
+  return { shop, vendors, send, order, batch, balance, rows, reconcile, reconcileRaw };
 }

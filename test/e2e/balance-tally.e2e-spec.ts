@@ -1,0 +1,191 @@
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { getModelToken } from '@nestjs/mongoose';
+import { Model, Types } from 'mongoose';
+import { VendorBalance } from '../../src/balances/vendor-balance.schema';
+import { shopScope } from '../../src/common/tenancy';
+import { LineItem } from '../../src/line-items/line-item.schema';
+import { VendorTally } from '../../src/line-items/vendor-tally.service';
+import { PayoutMaintenanceProcessor } from '../../src/payouts/payout-maintenance.processor';
+import { startApp, TestApp } from '../support/app';
+import { amount, day, payoutOf, refundScenario } from '../support/refund-scenario';
+
+// The maintained balance (issue 17 item 6, DESIGN §8): `due` and `pending` are sums kept at write
+// time by the tally, read as one document. These tests open the crash windows by hand — a writer
+// that died before its tally ran, a tally run that died between counting and writing back, runs
+// racing each other, a row moved to another vendor — and check every figure to the cent against
+// the BigInt oracle, then payouts:reconcile (which proves the sums against the rows).
+process.env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX ?? 'mp-test'}-balance-tally`;
+
+describe('the maintained vendor balance (e2e)', () => {
+  let t: TestApp;
+  let lines: Model<LineItem>;
+  let balances: Model<VendorBalance>;
+  beforeAll(async () => {
+    t = await startApp();
+    lines = t.app.get<Model<LineItem>>(getModelToken(LineItem.name));
+    balances = t.app.get<Model<VendorBalance>>(getModelToken(VendorBalance.name));
+  });
+  afterAll(() => t.close());
+
+  /** A shop with one paid order per vendor line, the rows as stored. */
+  async function seeded(prefix: string, vendorNames = ['alpha']) {
+    const s = await refundScenario(t, prefix, vendorNames);
+    const o = await s.order(
+      vendorNames.flatMap((_, vendor) => [
+        { vendor, price: '50.00', quantity: 2 },
+        { vendor, price: '19.99', quantity: 3 },
+      ]),
+      day(-5),
+    );
+    await s.send('orders/create', o);
+    const stored = await lines
+      .find({ shopId: new Types.ObjectId(s.shop.shopId), orderId: o.id })
+      .lean()
+      .exec();
+    return { ...s, stored, o };
+  }
+  const perVendor = payoutOf('50.00', 2, 10) + payoutOf('19.99', 3, 10); // 90.00 + 53.97
+
+  it('answers from the sums kept at write time: each order, refund and batch moves them, to the cent', async () => {
+    const s = await seeded('tally-flow');
+    expect(await s.balance()).toMatchObject({ due: amount(perVendor), pending: 0 });
+    // a row the tally counted carries its contribution and no change mark
+    expect(s.stored.every((r: any) => r.tallyDirt === 0 && r.tally?.k === 'due')).toBe(true);
+    await s.batch(day(-1));
+    expect(await s.balance()).toMatchObject({ due: 0, paidToDate: amount(perVendor) });
+    await s.reconcile();
+  });
+
+  it('a writer that died before its tally: the change is counted by the sweeper, once', async () => {
+    const s = await seeded('tally-dead-writer');
+    const row = s.stored.find((r: any) => r.price === 50)!;
+    // The write landed (with its mark) but the process died before counting it.
+    await lines.updateOne(
+      { shopId: new Types.ObjectId(s.shop.shopId), _id: row._id },
+      { $set: { payout: 45, balance: 45 }, $inc: { tallyDirt: 1 } },
+    );
+    expect(await s.balance()).toMatchObject({ due: amount(perVendor) }); // not counted yet
+    await t.app.get(PayoutMaintenanceProcessor).sweepNow();
+    const expected = perVendor - payoutOf('50.00', 2, 10) + 4500n;
+    expect(await s.balance()).toMatchObject({ due: amount(expected) });
+    await t.app.get(PayoutMaintenanceProcessor).sweepNow(); // again: nothing more
+    expect(await s.balance()).toMatchObject({ due: amount(expected) });
+    await s.reconcile();
+  });
+
+  it('a tally run that died after counting, before writing back: the next run finishes it without counting twice', async () => {
+    const s = await seeded('tally-dead-run');
+    const row = s.stored.find((r: any) => r.price === 50)!;
+    const changed = await lines
+      .findOneAndUpdate(
+        { shopId: new Types.ObjectId(s.shop.shopId), _id: row._id },
+        { $set: { payout: 45, balance: 45 }, $inc: { tallyDirt: 1 } },
+        { new: true },
+      )
+      .lean()
+      .exec();
+    const vendorId = new Types.ObjectId(s.vendors[0]._id);
+    // What a run that died right after its counting write leaves: the difference added to the sums,
+    // the rows' new contributions pending, the lease held (lapsed), the row not written back.
+    await balances.updateOne(
+      { shopId: new Types.ObjectId(s.shop.shopId), vendorId },
+      {
+        $inc: { dueCents: -4500 },
+        $set: {
+          tallyLease: 'a-dead-run',
+          tallyLeaseUntil: new Date(Date.now() - 1000),
+          tallyPending: [
+            { _id: row._id, tally: { v: vendorId, k: 'due', c: 4500 }, dirt: changed!.tallyDirt },
+          ],
+        },
+      },
+    );
+    const expected = perVendor - 4500n;
+    expect(await s.balance()).toMatchObject({ due: amount(expected) });
+    await t.app.get(VendorTally).settle(shopScope(s.shop.shopId), [vendorId]);
+    expect(await s.balance()).toMatchObject({ due: amount(expected) });
+    const after = await lines
+      .findOne({ shopId: new Types.ObjectId(s.shop.shopId), _id: row._id })
+      .lean()
+      .exec();
+    expect(after).toMatchObject({ tallyDirt: 0, tally: { k: 'due', c: 4500 } });
+    const doc = await balances
+      .findOne({ shopId: new Types.ObjectId(s.shop.shopId), vendorId })
+      .lean()
+      .exec();
+    expect(doc).toMatchObject({ tallyLease: null });
+    expect(doc!.tallyPending).toBeUndefined();
+    await s.reconcile();
+  });
+
+  it('runs racing on one vendor (requests and the sweeper) count every change once', async () => {
+    const s = await seeded('tally-race');
+    const vendorId = new Types.ObjectId(s.vendors[0]._id);
+    let expected = 0n;
+    // 20 more lines in one order, then each changed behind the tally's back (marked, not counted)
+    const o = await s.order(
+      Array.from({ length: 20 }, (_, i) => ({ price: `${10 + i}.01`, quantity: 1 })),
+      day(-4),
+    );
+    await s.send('orders/create', o);
+    const rows = await lines
+      .find({ shopId: new Types.ObjectId(s.shop.shopId), orderId: o.id })
+      .lean()
+      .exec();
+    for (const [i, r] of rows.entries()) {
+      const cents = BigInt(100 * (i + 1) + 7);
+      expected += cents;
+      await lines.updateOne(
+        { shopId: new Types.ObjectId(s.shop.shopId), _id: r._id },
+        { $set: { balance: Number(cents) / 100 }, $inc: { tallyDirt: 1 } },
+      );
+    }
+    const tally = t.app.get(VendorTally);
+    const scope = shopScope(s.shop.shopId);
+    await Promise.all([
+      ...Array.from({ length: 6 }, () => tally.settle(scope, [vendorId])),
+      t.app.get(PayoutMaintenanceProcessor).sweepNow(),
+    ]);
+    expect(await s.balance()).toMatchObject({ due: amount(perVendor + expected) });
+    await s.reconcile();
+  });
+
+  it("a row moved to another vendor leaves the first vendor's sums and joins the other's", async () => {
+    const s = await seeded('tally-move', ['alpha', 'beta']);
+    const row = s.stored.find((r: any) => String(r.vendorId) === s.vendors[0]._id && r.price === 50)!;
+    const beta = new Types.ObjectId(s.vendors[1]._id);
+    await lines.updateOne(
+      { shopId: new Types.ObjectId(s.shop.shopId), _id: row._id },
+      { $set: { vendorId: beta, vendorName: s.vendors[1].vendorName }, $inc: { tallyDirt: 1 } },
+    );
+    await t.app.get(VendorTally).settle(shopScope(s.shop.shopId), [s.vendors[0]._id]);
+    const moved = payoutOf('50.00', 2, 10);
+    expect(await s.balance(0)).toMatchObject({ due: amount(perVendor - moved) });
+    expect(await s.balance(1)).toMatchObject({ due: amount(perVendor + moved) });
+    await s.reconcile();
+  });
+
+  it('a row stored before the tally existed (no mark) is counted on first look, and a drift is a reconcile difference', async () => {
+    const s = await seeded('tally-legacy');
+    const row = s.stored.find((r: any) => r.price === 50)!;
+    await lines.updateOne(
+      { shopId: new Types.ObjectId(s.shop.shopId), _id: row._id },
+      { $unset: { tallyDirt: '', tally: '' } },
+    );
+    await balances.updateOne(
+      { shopId: new Types.ObjectId(s.shop.shopId), vendorId: new Types.ObjectId(s.vendors[0]._id) },
+      { $inc: { dueCents: -9000 } },
+    );
+    await t.app.get(PayoutMaintenanceProcessor).sweepNow();
+    expect(await s.balance()).toMatchObject({ due: amount(perVendor) });
+    await s.reconcile();
+    // a sum that drifted from its rows (no mark explains it) is named by reconcile, never hidden
+    await balances.updateOne(
+      { shopId: new Types.ObjectId(s.shop.shopId), vendorId: new Types.ObjectId(s.vendors[0]._id) },
+      { $inc: { dueCents: 1 } },
+    );
+    const proof = await s.reconcileRaw();
+    expect(proof.ok).toBe(false);
+    expect(proof.vendors[0].differences.join()).toMatch(/maintained due/);
+  });
+});
