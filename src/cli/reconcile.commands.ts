@@ -8,7 +8,7 @@ export const reconcileCommands: CliCommand[] = [
     name: 'payouts:reconcile',
     description:
       'Prove every vendor balance and settled batch against the rows: prints {shopDomain, ok, vendors: ' +
-      '[{saleRows, refundRows, adjustments, paidByBatches, paidOnRows, balance, due, ok, differences}]}; ' +
+      '[{saleRows, refundRows, adjustments, paidByBatches, paidOnRows, balance, due, pending, ok, differences}]}; ' +
       'exits 1 on any difference.',
     options: [{ flags: '--domain <domain>', description: "the shop's domain", required: true }],
     run: async (app, args) => {
