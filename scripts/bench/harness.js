@@ -78,7 +78,7 @@ async function benchShop(prefix = 'bench') {
   const { token } = await json('POST', '/v1/authenticate', { apiKey: shop.apiKey, shopDomain: domain });
   const mk = cli('merchant-key:create', '--domain', domain);
   const merchant = await json('POST', '/authenticate', { apiKey: mk.key });
-  return { ...shop, token, merchantToken: merchant.data.token };
+  return { ...shop, domain, token, merchantToken: merchant.data.token };
 }
 
 /** Runs autocannon against one request shape; returns figures and whether every response had the expected status. */

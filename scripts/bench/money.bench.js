@@ -201,6 +201,26 @@ async function money(server) {
       createdAt: now,
       updatedAt: now,
     });
+    // …applied to the vendor's balance as the engine applies a settled batch (reconcile proves it).
+    const batchTotal = Math.round(total[0].t * 100) / 100;
+    await db.collection('vendor_balances').insertOne({
+      shopId,
+      vendorId: vendor._id,
+      paidToDateCents: Math.round(batchTotal * 100),
+      carriedForward: 0,
+      batchesApplied: 1,
+      lastBatchId: batchId,
+      lastBatch: {
+        batchId,
+        status: 'completed',
+        periodEnd: '2025-12-31',
+        total: batchTotal,
+        net: batchTotal,
+        settledAt: now,
+      },
+      createdAt: now,
+      updatedAt: now,
+    });
     const seedSeconds = ((Date.now() - t0) / 1000).toFixed(1);
     const rows = [{ scenario: `seed ${ROWS} rows of one vendor (direct insert)`, seconds: seedSeconds }];
 
@@ -287,7 +307,7 @@ async function money(server) {
       ],
     };
   } finally {
-    for (const name of ['line_items', 'vendors', 'payout_batches'])
+    for (const name of ['line_items', 'vendors', 'payout_batches', 'vendor_balances'])
       await db.collection(name).deleteMany({ shopId });
     await client.close();
   }

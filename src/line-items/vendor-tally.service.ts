@@ -38,26 +38,46 @@ export class VendorTally {
     private readonly clock: Clock,
   ) {}
 
-  /** Counts the changed rows of these vendors (ids as stored or as strings; nulls ignored). */
-  async settle(scope: ShopScope, vendorIds: Iterable<unknown>): Promise<void> {
+  /**
+   * Counts the changed rows of these vendors (ids as stored or as strings; nulls ignored). Whether
+   * this call counted everything itself: false when another run held a vendor's lease (that run
+   * counts what this call's writer changed: it was asked) or a backlog was left for the sweeper.
+   */
+  async settle(scope: ShopScope, vendorIds: Iterable<unknown>): Promise<boolean> {
     const queue = [...new Set([...vendorIds].filter((v) => v != null).map(String))];
-    await OperationContexts.phase('tally', async () => {
+    return OperationContexts.phase('tally', async () => {
+      let complete = true;
       for (let runs = 0; queue.length > 0 && runs < MAX_RUNS; runs++) {
         const vendor = queue.shift()!;
         const id = toObjectId(vendor);
         if (!id) continue;
-        const { others, skipped } = await this.run(scope, id);
+        const { others, skipped, done } = await this.run(scope, id);
+        complete &&= done;
         for (const o of others) if (!queue.includes(o)) queue.push(o);
         // Rows still counted at another vendor: once that vendor let go of them, count them here.
         if (skipped && !queue.includes(vendor)) queue.push(vendor);
       }
+      return complete && queue.length === 0;
     });
+  }
+
+  /**
+   * Counts until nothing of these vendors is left uncounted, waiting for another run that holds a
+   * lease (the reconcile command: it proves the sums only once every change is in them).
+   */
+  async settleFully(scope: ShopScope, vendorIds: unknown[], timeoutMs = 120_000): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await this.settle(scope, vendorIds))) {
+      if (Date.now() > deadline) return false;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return true;
   }
 
   private async run(
     scope: ShopScope,
     vendorId: Types.ObjectId,
-  ): Promise<{ others: string[]; skipped: boolean }> {
+  ): Promise<{ others: string[]; skipped: boolean; done: boolean }> {
     const token = randomUUID();
     const others = new Set<string>();
     let skipped = false;
@@ -66,7 +86,7 @@ export class VendorTally {
       // Busy: ask the holder to look again, then try once more (it may have let go meanwhile).
       await this.balances.askTally(scope, vendorId);
       held = await this.lease(scope, vendorId, token);
-      if (!held) return { others: [], skipped: false };
+      if (!held) return { others: [], skipped: false, done: false };
     }
     for (let step = 0; step < MAX_STEPS; step++) {
       if (held.tallyPending?.length) {
@@ -82,21 +102,21 @@ export class VendorTally {
       if (counted.rows.length > 0) {
         if (!(await this.balances.countTally(scope, vendorId, token, counted))) {
           this.logger.warn({ vendorId: String(vendorId) }, 'Tally lease lost: the next run counts the rest');
-          return { others: [...others], skipped };
+          return { others: [...others], skipped, done: false };
         }
         await this.lineItems.writeTallies(scope, counted.rows);
       }
       const more = rows.length >= STEP_ROWS && counted.rows.length > 0;
       if (!more && (await this.balances.finishTally(scope, vendorId, token, asks))) {
-        return { others: [...others], skipped };
+        return { others: [...others], skipped, done: true };
       }
       // More rows, or somebody asked meanwhile: renew the lease and look again.
       const renewed = await this.lease(scope, vendorId, token);
-      if (!renewed) return { others: [...others], skipped };
+      if (!renewed) return { others: [...others], skipped, done: false };
       held = renewed;
     }
     this.logger.warn({ vendorId: String(vendorId) }, 'Tally backlog left for the sweeper');
-    return { others: [...others], skipped };
+    return { others: [...others], skipped, done: false };
   }
 
   private lease(scope: ShopScope, vendorId: Types.ObjectId, token: string) {

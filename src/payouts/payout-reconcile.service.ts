@@ -63,7 +63,9 @@ export class PayoutReconcileService {
   async vendor(scope: ShopScope, v: VendorSummary): Promise<VendorReconciliation> {
     // Rows changed in flight (or left marked by a crash) are counted first: what is proven below is
     // that the sums equal the rows once every change is counted — a drift stays a difference.
-    await this.tally.settle(scope, [v._id]);
+    // (Another run counting this vendor is waited for; if it never finishes, the sums are compared
+    // as they are and any difference is reported.)
+    await this.tally.settleFully(scope, [v._id]);
     const [rows, adjustments, batches, stored, transfers] = await Promise.all([
       this.lineItems.forReconcile(scope, v._id),
       this.adjustments.forReconcile(scope, v._id),

@@ -248,8 +248,8 @@ export class FakeSummaries implements Pick<OrderSummaryRefresher, 'refresh'> {
 export class FakeVendorTally implements Pick<VendorTally, 'settle'> {
   readonly settled: string[][] = [];
 
-  settle(_scope: ShopScope, vendorIds: Iterable<unknown>): Promise<void> {
+  settle(_scope: ShopScope, vendorIds: Iterable<unknown>): Promise<boolean> {
     this.settled.push([...vendorIds].filter((v) => v != null).map(String));
-    return Promise.resolve();
+    return Promise.resolve(true);
   }
 }
