@@ -426,33 +426,47 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
 
   /**
    * Writes back what a tally step counted: each row's contribution, and its mark cleared unless the
-   * row changed again since it was read (or is left marked for another vendor). Idempotent: a run
-   * that resumes a dead one's pending list writes the same values.
+   * row changed again since it was read (or is left marked for another vendor). Rows with the same
+   * contribution and mark share one `updateMany` (this store pays ~2 ms per single-row statement);
+   * only when some row changed meanwhile does a second pass write the contribution alone.
+   * Idempotent: a run that resumes a dead one's pending list writes the same values.
    */
   async writeTallies(scope: ShopScope, rows: TallyPendingRow[]): Promise<void> {
-    const ops = rows.flatMap((r) =>
-      r.keep
-        ? [
-            {
-              updateOne: { filter: this.scoped(scope, { _id: r._id }), update: { $set: { tally: r.tally } } },
-            },
-          ]
-        : [
-            {
-              updateOne: {
-                filter: this.scoped(scope, { _id: r._id, tallyDirt: r.dirt }),
-                update: { $set: { tally: r.tally, tallyDirt: 0 } },
-              },
-            },
-            {
-              updateOne: {
-                filter: this.scoped(scope, { _id: r._id, tallyDirt: { $ne: r.dirt } }),
-                update: { $set: { tally: r.tally } },
-              },
-            },
-          ],
+    if (rows.length === 0) return;
+    const groups = new Map<
+      string,
+      { tally: TallyPendingRow['tally']; dirt: number | null; keep: boolean; ids: Types.ObjectId[] }
+    >();
+    for (const r of rows) {
+      const key = JSON.stringify([r.tally, r.dirt, Boolean(r.keep)]);
+      const g = groups.get(key) ?? { tally: r.tally, dirt: r.dirt, keep: Boolean(r.keep), ids: [] };
+      g.ids.push(r._id);
+      groups.set(key, g);
+    }
+    const write = (
+      g: { tally: unknown; dirt: number | null; keep: boolean; ids: Types.ObjectId[] },
+      still: boolean,
+    ) => {
+      const _id = g.ids.length === 1 ? g.ids[0] : { $in: g.ids };
+      const filter = g.keep ? { _id } : { _id, tallyDirt: still ? g.dirt : { $ne: g.dirt } };
+      const update = { $set: g.keep || !still ? { tally: g.tally } : { tally: g.tally, tallyDirt: 0 } };
+      return g.ids.length === 1
+        ? { updateOne: { filter: this.scoped(scope, filter), update } }
+        : { updateMany: { filter: this.scoped(scope, filter), update } };
+    };
+    const all = [...groups.values()];
+    const res = await chunkedBulkWrite(
+      this.model,
+      all.map((g) => write(g, true)) as Parameters<Model<LineItem>['bulkWrite']>[0],
     );
-    await chunkedBulkWrite(this.model, ops as Parameters<Model<LineItem>['bulkWrite']>[0]);
+    if (res.matchedCount < rows.length) {
+      // Some row changed after it was read: it keeps its mark, and gets what was counted of it.
+      const changed = all.filter((g) => !g.keep);
+      await chunkedBulkWrite(
+        this.model,
+        changed.map((g) => write(g, false)) as Parameters<Model<LineItem>['bulkWrite']>[0],
+      );
+    }
   }
 
   // ---- fulfillments: GET and POST /v1/fulfillments ------------------------------------------
