@@ -198,7 +198,8 @@ export class VendorBalancesRepository extends TenantRepository<VendorBalance> {
     asks: number,
   ): Promise<boolean> {
     const released = await this.model
-      .updateOne(this.scoped(scope, { vendorId, tallyLease: token, tallyAsks: asks }), {
+      // (a document older than the tally has no `tallyAsks`: read as 0)
+      .updateOne(this.scoped(scope, { vendorId, tallyLease: token, tallyAsks: asks || { $in: [0, null] } }), {
         $unset: { tallyPending: '' },
         $set: { tallyLease: null, tallyLeaseUntil: null },
       })
