@@ -7,6 +7,8 @@ import { OrdersDataModule } from '../orders/orders-data.module';
 import { ShopsModule } from '../shops/shops.module';
 import { VendorsModule } from '../vendors/vendors.module';
 import { LineItem, LineItemSchema } from './line-item.schema';
+import { LineItemEventMarkers } from './line-item-event-markers.repository';
+import { LineItemEventsFinisher } from './line-item-events.finisher';
 import { LineItemPricing } from './line-item-pricing';
 import { LineItemUpdatesService } from './line-item-updates.service';
 import { LineItemsRepository } from './line-items.repository';
@@ -35,6 +37,8 @@ import { SkuUpdateRunner } from './sku-update.runner';
   controllers: [LineItemsV1Controller],
   providers: [
     LineItemsRepository,
+    LineItemEventMarkers,
+    LineItemEventsFinisher,
     LineItemPricing,
     OrderSummaryRefresher,
     OrderIngestionService,
@@ -45,6 +49,7 @@ import { SkuUpdateRunner } from './sku-update.runner';
   ],
   exports: [
     LineItemsRepository,
+    LineItemEventMarkers,
     OrderSummaryRefresher,
     OrderIngestionService,
     PlatformFulfillmentsService,
