@@ -66,3 +66,15 @@ export function byShop<T extends { shopId: Types.ObjectId }>(docs: T[]): Map<str
   for (const d of docs) out.set(String(d.shopId), [...(out.get(String(d.shopId)) ?? []), d]);
   return out;
 }
+
+/** Documents grouped by their marker's time (the rows of one write share it). */
+export function byMarker<T>(rows: T[], at: (row: T) => Date | undefined | null): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const r of rows) {
+    const t = at(r);
+    if (!t) continue;
+    const k = new Date(t).getTime();
+    out.set(k, [...(out.get(k) ?? []), r]);
+  }
+  return out;
+}

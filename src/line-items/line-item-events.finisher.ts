@@ -2,24 +2,12 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Types } from 'mongoose';
 import { shopScope } from '../common/tenancy';
 import { EventSink } from '../events/event-sink';
-import { byShop } from '../events/pending-event-marker';
+import { byMarker, byShop } from '../events/pending-event-marker';
 import type { LineItem } from './line-item.schema';
 import { LineItemEventMarkers } from './line-item-event-markers.repository';
 import { LineItemsRepository } from './line-items.repository';
 import { orderHeadOf, orderReceivedEvent } from './order-events';
 import { fulfillmentEvent } from './platform-fulfillments.service';
-
-/** Rows grouped by their marker's time (the rows of one write share it). */
-export function byMarker<T>(rows: T[], at: (row: T) => Date | undefined | null): Map<number, T[]> {
-  const out = new Map<number, T[]>();
-  for (const r of rows) {
-    const t = at(r);
-    if (!t) continue;
-    const k = new Date(t).getTime();
-    out.set(k, [...(out.get(k) ?? []), r]);
-  }
-  return out;
-}
 
 /**
  * The events sweeper's finishers of line items' pending events (DESIGN §11): `order.received` of

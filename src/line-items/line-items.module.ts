@@ -16,6 +16,7 @@ import { LineItemsV1Controller } from './line-items.v1.controller';
 import { OrderIngestionService } from './order-ingestion.service';
 import { OrderSummaryRefresher } from './order-summary.refresher';
 import { PlatformFulfillmentsService } from './platform-fulfillments.service';
+import { RecalculationEventsFinisher } from './recalculation-events';
 import { RecalculationService } from './recalculation.service';
 import { SkuUpdateRunner } from './sku-update.runner';
 
@@ -45,6 +46,7 @@ import { SkuUpdateRunner } from './sku-update.runner';
     PlatformFulfillmentsService,
     LineItemUpdatesService,
     RecalculationService,
+    RecalculationEventsFinisher,
     SkuUpdateRunner,
   ],
   exports: [

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AuditTrail } from '../audit/audit-trail.service';
+import { Clock } from '../common/clock/clock';
 import { sumAmounts } from '../common/money';
 import type { ShopScope } from '../common/tenancy';
 import { LineItemsRepository } from '../line-items/line-items.repository';
@@ -39,6 +40,7 @@ export class RefundsService {
     private readonly metrics: RefundMetrics,
     private readonly shops: ShopsRepository,
     private readonly events: RefundEvents,
+    private readonly clock: Clock,
   ) {}
 
   /** Stores the refunds and applies those of their orders; what happened, for the delivery's result. */
@@ -74,7 +76,12 @@ export class RefundsService {
       return { rows: 0, waiting: true };
     }
     const { docs, appliedRefundIds } = plannedRefundRows(refunds, rows);
-    const inserted = await this.lineItems.insertRefundRows(scope, docs);
+    // Every row of this cut carries the pending marker of its refund.recorded (DESIGN §11).
+    const at = this.clock.now();
+    const inserted = await this.lineItems.insertRefundRows(
+      scope,
+      docs.map((d) => ({ ...d, eventPendingAt: at })),
+    );
     await this.refunds.markApplied(
       scope,
       appliedRefundIds.filter((id) => !refunds.find((r) => r.refundId === id)?.rowsApplied),
@@ -105,7 +112,7 @@ export class RefundsService {
           },
         })),
       );
-      await this.events.recorded(scope, orderId, docs);
+      await this.events.recorded(scope, orderId, at);
       this.logger.log({ shopId: scope.shopId, orderId, rows: inserted }, 'Refund rows recorded');
     }
     return {
