@@ -1,0 +1,201 @@
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { getConnectionToken } from '@nestjs/mongoose';
+import { Connection, Types } from 'mongoose';
+import { Webhook } from 'standardwebhooks';
+import { EventSink } from '../../src/events/event-sink';
+import { EventsSweeper } from '../../src/events/events-sweeper.service';
+import { eventIdFor } from '../../src/events/fan-out';
+import { startApp, TestApp } from '../support/app';
+import { createShop, TestShop } from '../support/factory';
+import { Receiver } from '../support/receiver';
+import { amount, day, payoutOf, refundScenario, share } from '../support/refund-scenario';
+import { shopifyRefund } from '../support/refunds';
+import { eventually } from '../support/webhooks';
+
+/**
+ * Money and order events survive the crash window between a change and its event (issue 19 §3):
+ * the change's own write marks its event pending; when the process "dies" before recording it
+ * (here: the sink refuses that one call, as a kill -9 would leave it — the change done, no event),
+ * the events sweeper's finisher records it from the stored source once the grace period passed:
+ * the receiver gets it exactly once, verified with `standardwebhooks`, under the id the request
+ * would have used. Figures to the cent against the BigInt-cents oracle of the refund scenario.
+ */
+describe('durable order and money events: pending-event markers and the sweeper (e2e)', () => {
+  let t: TestApp;
+  let db: Connection['db'];
+  let stranger: TestShop;
+  const receivers: Receiver[] = [];
+  const saved = { ...process.env };
+  const GRACE_MS = 10 * 60_000; // past INBOX_REDRIVE_AFTER_SECONDS (the sweeper's grace period)
+
+  const listen = async (shop: TestShop) => {
+    const r = await Receiver.start();
+    receivers.push(r);
+    const res = await t.api.post('/v1/webhook-endpoints', { url: r.url }, { token: shop.token });
+    expect(res.status).toBe(200);
+    const hook = new Webhook(res.body.secret as string);
+    const of = (type: string) =>
+      r.received
+        .map((x) => hook.verify(x.body, x.headers) as Record<string, any>)
+        .filter((b) => b.type === type);
+    const arrived = (type: string, n = 1) =>
+      eventually(async () => {
+        const byId = new Map(of(type).map((b) => [b.id, b]));
+        expect(byId.size).toBe(n);
+        return [...byId.values()];
+      }, 10000);
+    return { r, of, arrived };
+  };
+
+  /** Runs `change` while the sink refuses to record events of `type` (the crash window), then restores it. */
+  const losing = async <T>(type: string, change: () => Promise<T>): Promise<T> => {
+    const sink = t.app.get(EventSink, { strict: false });
+    const record = sink.emit.bind(sink);
+    const spy = jest
+      .spyOn(sink, 'emit')
+      .mockImplementation(async (scope, events) =>
+        events.some((e) => e.type === type) ? false : record(scope, events),
+      );
+    try {
+      return await change();
+    } finally {
+      spy.mockRestore();
+    }
+  };
+
+  /** The sweeper after the grace period (the clock moves on; a fresh marker is left to its request). */
+  const sweepLater = async () => {
+    t.clock.advance(GRACE_MS);
+    return t.app.get(EventsSweeper, { strict: false }).sweep();
+  };
+
+  const settle = () => new Promise((ok) => setTimeout(ok, 400));
+
+  beforeAll(async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+    process.env.WEBHOOK_RETRY_SCHEDULE = '0,0.3,0.3,0.3';
+    process.env.QUEUE_PREFIX = `${saved.QUEUE_PREFIX ?? 'mp-test'}-evd-${process.pid}`;
+    t = await startApp();
+    db = t.app.get<Connection>(getConnectionToken()).db!;
+    stranger = await createShop(t, 'evd-stranger');
+  });
+
+  afterAll(async () => {
+    await Promise.all(receivers.map((r) => r.close()));
+    await t?.close();
+    process.env = saved;
+  });
+
+  it('order.received, payout_batch.paid, refund.recorded (and its balance.negative) lost by the request reach the receiver once from the sweeper', async () => {
+    const s = await refundScenario(t, 'evd-money');
+    const hooks = await listen(s.shop);
+    const foreign = await listen(stranger);
+    const vendorId = s.vendors[0]._id;
+    const sweeper = t.app.get(EventsSweeper, { strict: false });
+
+    // order.received: the rows are written with their marker, the event is not recorded
+    const o = await s.order([{ price: '50.00', quantity: 2 }], day(-10));
+    await losing('order.received', () => s.send('orders/create', o));
+    const rows = await db.collection('line_items').find({ orderId: o.id }).toArray();
+    expect(rows).toHaveLength(1);
+    const marker = rows[0].eventPendingAt as Date;
+    expect(marker).toBeInstanceOf(Date);
+    await sweeper.sweep(); // within the grace period: the marker is its request's
+    await settle();
+    expect(hooks.of('order.received')).toHaveLength(0);
+    await sweepLater();
+    const [received] = await hooks.arrived('order.received');
+    expect(received.id).toBe(eventIdFor(`order.received:${o.id}`));
+    expect(received.createdAt).toBe(marker.toISOString());
+    expect(received.data.object).toMatchObject({
+      orderId: String(o.id),
+      lineItemCount: 1,
+      vendors: [{ vendorId, lineItemCount: 1 }],
+    });
+    expect((await db.collection('line_items').findOne({ _id: rows[0]._id }))?.eventPendingAt).toBeUndefined();
+
+    // payout_batch.paid: the settling write marks it, the event is not recorded
+    const batch = await losing('payout_batch.paid', () => s.batch(day(-8)));
+    const sale = payoutOf('50.00', 2, 10); // 90.00
+    expect(batch).toMatchObject({ status: 'completed', total: amount(sale) });
+    await settle();
+    expect(hooks.of('payout_batch.paid')).toHaveLength(0);
+    await sweepLater();
+    const [paid] = await hooks.arrived('payout_batch.paid');
+    expect(paid.id).toBe(eventIdFor(`payout_batch.paid:${batch._id}`));
+    const stored = await t.api.get(`/v1/payouts/batches/${batch._id}`, { token: s.shop.token });
+    expect(paid.data.object).toEqual({ ...stored.body, transfer: undefined });
+
+    // refund.recorded: the refund rows carry the marker; the finisher's event runs the balance
+    // watcher too: the refund after the payout leaves the vendor owing −45.00 → balance.negative
+    await losing('refund.recorded', () =>
+      s.send(
+        'refunds/create',
+        shopifyRefund({
+          orderId: o.id,
+          processedAt: day(-4),
+          lines: [{ lineItemId: o.line_items[0].id, quantity: 1 }],
+        }),
+      ),
+    );
+    await settle();
+    expect(hooks.of('refund.recorded')).toHaveLength(0);
+    expect(hooks.of('balance.negative')).toHaveLength(0);
+    const report = await sweepLater();
+    expect(report.finished).toBeGreaterThanOrEqual(1);
+    const clawback = share(sale, 1, 2); // −45.00
+    const [refund] = await hooks.arrived('refund.recorded');
+    expect(refund.data.object).toMatchObject({ orderId: String(o.id), vendorId, payout: amount(clawback) });
+    expect(refund.data.object.refundRows).toHaveLength(1);
+    expect(refund.data.object.refundRows[0]).toMatchObject({
+      type: 'refund',
+      refundedQuantity: 1,
+      payout: amount(clawback),
+      sales: -50,
+    });
+    const [negative] = await hooks.arrived('balance.negative');
+    expect(negative.data.object).toMatchObject({ vendorId, due: amount(clawback) });
+
+    // nothing is pending any more: a further sweep sends nothing; every webhook-id arrived once
+    await sweepLater();
+    await settle();
+    const ids = hooks.r.received.map((x) => x.headers['webhook-id']);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toHaveLength(4);
+    expect(
+      await db.collection('line_items').countDocuments({ orderId: o.id, eventPendingAt: { $exists: true } }),
+    ).toBe(0);
+    expect(foreign.r.received).toHaveLength(0);
+    // the events are listed for their own shop only
+    expect((await t.api.get(`/v1/events/${refund.id}`, { token: s.shop.token })).status).toBe(200);
+    expect((await t.api.get(`/v1/events/${refund.id}`, { token: stranger.token })).status).toBe(404);
+  });
+
+  it('a request that recorded its event but died before clearing the marker: the sweeper records nothing new', async () => {
+    const s = await refundScenario(t, 'evd-cleared');
+    const hooks = await listen(s.shop);
+    const o = await s.order([{ price: '20.00', quantity: 1 }], day(-3));
+    await s.send('orders/create', o);
+    const [received] = await hooks.arrived('order.received');
+    const batch = await s.batch(day(-1));
+    const [paid] = await hooks.arrived('payout_batch.paid');
+    // the markers as the request left them before its clearing write
+    await db
+      .collection('line_items')
+      .updateMany({ orderId: o.id }, { $set: { eventPendingAt: new Date(received.createdAt) } });
+    const b = await db.collection('payout_batches').findOne({ _id: new Types.ObjectId(batch._id as string) });
+    await db
+      .collection('payout_batches')
+      .updateOne({ _id: b!._id }, { $set: { eventPendingAt: b!.completedAt } });
+    const report = await sweepLater();
+    expect(report.finished).toBeGreaterThanOrEqual(2);
+    await settle();
+    expect(hooks.r.withId(received.id)).toHaveLength(1);
+    expect(hooks.r.withId(paid.id)).toHaveLength(1);
+    expect(hooks.of('order.received')).toHaveLength(1);
+    expect((await db.collection('payout_batches').findOne({ _id: b!._id }))?.eventPendingAt).toBeUndefined();
+    expect(
+      await db.collection('line_items').countDocuments({ orderId: o.id, eventPendingAt: { $exists: true } }),
+    ).toBe(0);
+  });
+});
