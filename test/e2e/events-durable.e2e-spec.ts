@@ -22,7 +22,7 @@ import { eventually } from '../support/webhooks';
  */
 describe('durable order and money events: pending-event markers and the sweeper (e2e)', () => {
   let t: TestApp;
-  let db: Connection['db'];
+  let db: NonNullable<Connection['db']>;
   let stranger: TestShop;
   const receivers: Receiver[] = [];
   const saved = { ...process.env };
