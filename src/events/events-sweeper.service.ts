@@ -48,7 +48,10 @@ export class EventsSweeper {
     for (const finisher of this.sink.finishers()) {
       for (let i = 0; i < MAX_BATCHES; i++) {
         const n = await finisher.finish(before, BATCH).catch((err: unknown) => {
-          this.logger.error({ err: (err as Error)?.message, finisher: finisher.name }, 'Event finisher failed');
+          this.logger.error(
+            { err: (err as Error)?.message, finisher: finisher.name },
+            'Event finisher failed',
+          );
           return 0;
         });
         report.finished += n;
@@ -78,7 +81,10 @@ export class EventsSweeper {
       if (purged < BATCH) break;
     }
     if (report.finished + report.fannedOut + report.redriven > 0)
-      this.logger.warn(report, 'Events sweeper: finished pending events and fan-outs, re-queued overdue deliveries');
+      this.logger.warn(
+        report,
+        'Events sweeper: finished pending events and fan-outs, re-queued overdue deliveries',
+      );
     return report;
   }
 }

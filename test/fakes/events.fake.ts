@@ -3,7 +3,10 @@ import type { ShopScope } from '../../src/common/tenancy';
 import type { EventType } from '../../src/events/event-catalogue';
 import { EventSink, type EventRecorder } from '../../src/events/event-sink';
 import type { LineItem } from '../../src/line-items/line-item.schema';
-import type { LineItemEventMarkers, MarkedRow } from '../../src/line-items/line-item-event-markers.repository';
+import type {
+  LineItemEventMarkers,
+  MarkedRow,
+} from '../../src/line-items/line-item-event-markers.repository';
 import type { FakeLineItemsRepository } from './line-items.fake';
 
 export interface RecordedEvent {
@@ -48,9 +51,10 @@ export function sinkInto(recorder: FakeEventRecorder): EventSink {
 const pendingBefore = (at: Date | undefined | null, before: Date) => !!at && new Date(at) < before;
 
 /** LineItemEventMarkers over the fake line_items collection (every shop: the scans are system queries). */
-export class FakeLineItemEventMarkers
-  implements Pick<LineItemEventMarkers, 'pending' | 'pendingFulfillments' | 'clear' | 'clearFulfillment'>
-{
+export class FakeLineItemEventMarkers implements Pick<
+  LineItemEventMarkers,
+  'pending' | 'pendingFulfillments' | 'clear' | 'clearFulfillment'
+> {
   constructor(private readonly lines: FakeLineItemsRepository) {}
 
   async pending(type: 'sale' | 'refund', before: Date, limit: number): Promise<MarkedRow[]> {

@@ -249,7 +249,11 @@ export class FakePayoutAdjustmentsRepository implements Pick<PayoutAdjustmentsRe
       .map((a) => ({ _id: a._id, vendorId: a.vendorId, amount: a.amount }));
   }
 
-  async settledByBatch(scope: ShopScope, batchId: string, vendorId: Types.ObjectId): Promise<PayoutAdjustment[]> {
+  async settledByBatch(
+    scope: ShopScope,
+    batchId: string,
+    vendorId: Types.ObjectId,
+  ): Promise<PayoutAdjustment[]> {
     return inScope(scope, this.docs)
       .filter((a) => a.batchId === batchId && a.status === 'PAID' && a.vendorId.equals(vendorId))
       .map((a) => ({ ...a }));
