@@ -10,7 +10,7 @@ import { createShop, TestShop } from '../support/factory';
 import { Receiver } from '../support/receiver';
 import { amount, day, payoutOf, refundScenario, share } from '../support/refund-scenario';
 import { shopifyRefund } from '../support/refunds';
-import { eventually } from '../support/webhooks';
+import { eventually, shopifyFulfillment } from '../support/webhooks';
 
 /**
  * Money and order events survive the crash window between a change and its event (issue 19 §3):
@@ -47,17 +47,23 @@ describe('durable order and money events: pending-event markers and the sweeper 
     return { r, of, arrived };
   };
 
-  /** Runs `change` while the sink refuses to record events of `type` (the crash window), then restores it. */
-  const losing = async <T>(type: string, change: () => Promise<T>): Promise<T> => {
+  /**
+   * Runs `change` while the sink refuses to record events of `type` (the crash window), then
+   * restores it — once the refused event was attempted when `queued` (its job runs after the answer).
+   */
+  const losing = async <T>(type: string, change: () => Promise<T>, queued = false): Promise<T> => {
     const sink = t.app.get(EventSink, { strict: false });
     const record = sink.emit.bind(sink);
-    const spy = jest
-      .spyOn(sink, 'emit')
-      .mockImplementation(async (scope, events) =>
-        events.some((e) => e.type === type) ? false : record(scope, events),
-      );
+    let refused = 0;
+    const spy = jest.spyOn(sink, 'emit').mockImplementation(async (scope, events) => {
+      if (!events.some((e) => e.type === type)) return record(scope, events);
+      refused++;
+      return false;
+    });
     try {
-      return await change();
+      const out = await change();
+      if (queued) await eventually(async () => expect(refused).toBe(1), 15000);
+      return out;
     } finally {
       spy.mockRestore();
     }
@@ -205,5 +211,64 @@ describe('durable order and money events: pending-event markers and the sweeper 
     expect(hooks.of('order.received')).toHaveLength(1);
     expect((await db.collection('payout_batches').findOne({ _id: b!._id }))?.eventPendingAt).toBeUndefined();
     expect(await markedRows(s.shop, o.id)).toBe(0);
+  });
+
+  it('a platform fulfillment and a recalculation job whose events were lost: the sweeper records them from the line and the job', async () => {
+    const s = await refundScenario(t, 'evd-lines');
+    const hooks = await listen(s.shop);
+    const o = await s.order([{ price: '40.00', quantity: 1 }], day(-2));
+    await s.send('orders/create', o);
+    await hooks.arrived('order.received');
+
+    const f = shopifyFulfillment({
+      orderId: o.id,
+      lineItemIds: [o.line_items[0].id],
+      shipmentStatus: 'in_transit',
+    });
+    await losing('fulfillment.created', () => s.send('fulfillments/create', f));
+    const [row] = await rowsOf(s.shop, o.id);
+    expect(row.fulfillmentEventPending).toMatchObject({ type: 'fulfillment.created' });
+    const res = await losing(
+      'line_items.recalculated',
+      async () => {
+        const r = await t.api.post(
+          '/v1/lineitems/update',
+          {
+            items: [
+              {
+                lineItemId: o.line_items[0].id,
+                orderId: o.id,
+                fields: { deduction: 1.5 },
+                recalculate: true,
+              },
+            ],
+          },
+          { token: s.shop.token },
+        );
+        expect(r.status).toBe(200);
+        return r;
+      },
+      true,
+    );
+    await settle();
+    expect(hooks.of('fulfillment.created')).toHaveLength(0);
+    expect(hooks.of('line_items.recalculated')).toHaveLength(0);
+
+    await sweepLater();
+    const [fulfilled] = await hooks.arrived('fulfillment.created');
+    expect(fulfilled.id).toBe(eventIdFor(row.fulfillmentEventPending.key));
+    expect(fulfilled.data.object).toMatchObject({
+      _id: String(row._id),
+      fulfillmentStatus: 'fulfilled',
+      fulfillment: { shipmentStatus: 'in_transit', trackingCompany: 'UPS' },
+    });
+    const [recalculated] = await hooks.arrived('line_items.recalculated');
+    expect(recalculated.id).toBe(eventIdFor(`line_items.recalculated:${res.body.jobId}`));
+    const job = await t.api.get(`/v1/jobs/${res.body.jobId}`, { token: s.shop.token });
+    expect(recalculated.data.object).toEqual(job.body);
+    const [after] = await rowsOf(s.shop, o.id);
+    expect(after.fulfillmentEventPending).toBeUndefined();
+    const stored = await db.collection('jobs').findOne({ _id: new Types.ObjectId(res.body.jobId as string) });
+    expect(stored?.eventPendingAt).toBeUndefined();
   });
 });
