@@ -271,4 +271,36 @@ describe('durable order and money events: pending-event markers and the sweeper 
     const stored = await db.collection('jobs').findOne({ _id: new Types.ObjectId(res.body.jobId as string) });
     expect(stored?.eventPendingAt).toBeUndefined();
   });
+
+  it('a transfer confirmed paid whose transfer.paid was lost: the sweeper records it from the transfer', async () => {
+    const s = await refundScenario(t, 'evd-transfer');
+    const hooks = await listen(s.shop);
+    await s.send('orders/create', await s.order([{ price: '30.00', quantity: 1 }], day(-2)));
+    const batch = await s.batch(day(-1));
+    const created = await eventually(async () => {
+      const b = await t.api.get(`/v1/payouts/batches/${batch._id}`, { token: s.shop.token });
+      expect(b.body.transfer?.state).toBe('awaiting_reference');
+      return b.body.transfer;
+    });
+    const paid = await losing('transfer.paid', () =>
+      t.api.post(
+        `/v1/payouts/transfers/${created.id}/confirm`,
+        { reference: 'BANK-1' },
+        { token: s.shop.token },
+      ),
+    );
+    expect(paid.body).toMatchObject({ state: 'paid', amount: amount(payoutOf('30.00', 1, 10)) });
+    await settle();
+    expect(hooks.of('transfer.paid')).toHaveLength(0);
+    await sweepLater();
+    const [event] = await hooks.arrived('transfer.paid');
+    expect(event.id).toBe(eventIdFor(`transfer.paid:${created.id}:${paid.body.history.length}`));
+    expect(event.data.object).toEqual(
+      (await t.api.get(`/v1/payouts/transfers/${created.id}`, { token: s.shop.token })).body,
+    );
+    const stored = await db
+      .collection('transfers')
+      .findOne({ _id: new Types.ObjectId(created.id as string) });
+    expect(stored?.eventPendingAt).toBeUndefined();
+  });
 });
