@@ -13,6 +13,19 @@ export interface SourcedEvent {
   object: Record<string, unknown>;
 }
 
+/**
+ * Finishes the events a crash left behind: a feature whose write carries a pending-event marker
+ * (set in the same single-document write as the change) registers one with the sink; the events
+ * sweeper runs every registered finisher. `finish` re-derives each marked source's event (same key,
+ * so the same id: an event the request did record is stored once), records it through the sink and
+ * clears the marker; it answers how many markers it finished.
+ */
+export interface EventFinisher {
+  /** What it finishes (logs, the sweeper's report). */
+  name: string;
+  finish(before: Date, limit: number): Promise<number>;
+}
+
 export interface EventRecorder {
   record(
     scope: ShopScope,
@@ -25,17 +38,28 @@ export interface EventRecorder {
  * Where features that write without the audit outbox (ingestion, refunds, the payout engine) report
  * their outbound events (DESIGN §11). EventsService registers itself here, so the features depend on
  * this small module only, never on the events module (which reads vendors, users, line items: a
- * cycle otherwise). An event never fails the change it reports: the change is done, and a lost
- * event is logged (the emit call sites come after the change is complete and idempotent).
+ * cycle otherwise). An event never fails the change it reports: the change is done, and carries a
+ * pending-event marker in its own write until the event is recorded; a crash or a failed record
+ * leaves the marker, and the events sweeper runs the feature's finisher (`EventFinisher`).
  */
 @Injectable()
 export class EventSink {
   private readonly logger = new Logger('EventSink');
   private recorder: EventRecorder | null = null;
   private readonly watchers: Array<(scope: ShopScope, events: SourcedEvent[]) => Promise<void>> = [];
+  private readonly finishing: EventFinisher[] = [];
 
   register(recorder: EventRecorder): void {
     this.recorder = recorder;
+  }
+
+  /** A feature's finisher of pending-event markers (run by the events sweeper). */
+  finisher(finisher: EventFinisher): void {
+    this.finishing.push(finisher);
+  }
+
+  finishers(): readonly EventFinisher[] {
+    return this.finishing;
   }
 
   /** Called after every emit (e.g. the balance watch looks at the vendors a money event names). */
@@ -43,12 +67,17 @@ export class EventSink {
     this.watchers.push(watcher);
   }
 
-  async emit(scope: ShopScope, events: SourcedEvent[]): Promise<void> {
-    if (events.length === 0) return;
+  /**
+   * Records the events (then runs the watchers). True when they are recorded: only then may the
+   * caller clear its source's pending-event marker; otherwise the sweeper's finisher records them.
+   */
+  async emit(scope: ShopScope, events: SourcedEvent[]): Promise<boolean> {
+    if (events.length === 0) return true;
     if (!this.recorder) {
       this.logger.warn({ types: events.map((e) => e.type) }, 'No events module in this process: not emitted');
-      return;
+      return false;
     }
+    let recorded = false;
     try {
       // A phase of its own: round-trip budgets count the change and its events apart.
       const recorder = this.recorder;
@@ -64,6 +93,7 @@ export class EventSink {
           'sweeper',
         ),
       );
+      recorded = true;
     } catch (err) {
       this.logger.error(
         { err: (err as Error)?.message, shopId: scope.shopId, keys: events.map((e) => e.key) },
@@ -75,6 +105,7 @@ export class EventSink {
         this.logger.error({ err: (err as Error)?.message, shopId: scope.shopId }, 'Event watcher failed'),
       );
     }
+    return recorded;
   }
 }
 

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
 import { shopScope } from '../common/tenancy';
 import { jobsConfig, JobsConfig } from '../config/configuration';
+import { EventSink } from './event-sink';
 import { EventsService } from './events.service';
 import { DueDelivery, SystemEventsRepository } from './system-events.repository';
 
@@ -9,6 +10,8 @@ const BATCH = 500;
 const MAX_BATCHES = 20;
 
 export interface SweepReport {
+  /** Pending-event markers finished (events a crash left unrecorded after their change). */
+  finished: number;
   fannedOut: number;
   redriven: number;
   purged: number;
@@ -18,7 +21,9 @@ export interface SweepReport {
 export const EVENT_RETENTION_DAYS = 30;
 
 /**
- * The events sweeper (repeatable, and once at every processor start): finishes fan-outs a crash
+ * The events sweeper (repeatable, and once at every processor start): first runs the features'
+ * finishers (a change whose pending-event marker is older than the grace period: its event is
+ * re-derived from the source and recorded, the marker cleared), then finishes fan-outs a crash
  * interrupted, and re-queues pending deliveries whose attempt is overdue by more than the grace
  * period (their job was lost with Redis, or its process died), and deletes events and deliveries
  * older than the 30 days kept. Sending twice at once is prevented by
@@ -31,13 +36,28 @@ export class EventsSweeper {
   constructor(
     private readonly system: SystemEventsRepository,
     private readonly events: EventsService,
+    private readonly sink: EventSink,
     private readonly clock: Clock,
     @Inject(jobsConfig.KEY) private readonly cfg: JobsConfig,
   ) {}
 
   async sweep(): Promise<SweepReport> {
-    const report: SweepReport = { fannedOut: 0, redriven: 0, purged: 0 };
+    const report: SweepReport = { finished: 0, fannedOut: 0, redriven: 0, purged: 0 };
     const before = new Date(this.clock.now().getTime() - this.cfg.redriveAfterMs);
+    // Before the fan-outs: an event a finisher records is fanned out by that same record.
+    for (const finisher of this.sink.finishers()) {
+      for (let i = 0; i < MAX_BATCHES; i++) {
+        const n = await finisher.finish(before, BATCH).catch((err: unknown) => {
+          this.logger.error(
+            { err: (err as Error)?.message, finisher: finisher.name },
+            'Event finisher failed',
+          );
+          return 0;
+        });
+        report.finished += n;
+        if (n < BATCH) break;
+      }
+    }
     for (let i = 0; i < MAX_BATCHES; i++) {
       const events = await this.system.pendingFanout(before, BATCH);
       for (const e of events) await this.events.finishFanOut(shopScope(String(e.shopId)), e._id);
@@ -60,8 +80,11 @@ export class EventsSweeper {
       report.purged += purged;
       if (purged < BATCH) break;
     }
-    if (report.fannedOut + report.redriven > 0)
-      this.logger.warn(report, 'Events sweeper: finished fan-outs and re-queued overdue deliveries');
+    if (report.finished + report.fannedOut + report.redriven > 0)
+      this.logger.warn(
+        report,
+        'Events sweeper: finished pending events and fan-outs, re-queued overdue deliveries',
+      );
     return report;
   }
 }

@@ -54,6 +54,14 @@ export class JobRecord {
   @Prop({ type: Date, default: null })
   finishedAt!: Date | null;
 
+  /**
+   * Pending-event marker (DESIGN §11, events/pending-event-marker.ts): set to `finishedAt` in the
+   * write that settles a recalculation job, cleared once its `line_items.recalculated` is recorded;
+   * a crash in between leaves it for the events sweeper. Absent otherwise.
+   */
+  @Prop({ type: Date, default: undefined })
+  eventPendingAt?: Date;
+
   createdAt!: Date;
   updatedAt!: Date;
 }
@@ -61,3 +69,5 @@ export class JobRecord {
 export const JobRecordSchema = SchemaFactory.createForClass(JobRecord);
 // Retention (SystemJobsRepository): finished jobs past the retention period are purged.
 JobRecordSchema.index({ finishedAt: 1 });
+// The events sweeper's cross-shop scan for settled jobs whose event a crash left unrecorded.
+JobRecordSchema.index({ eventPendingAt: 1 });

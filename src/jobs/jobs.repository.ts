@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ShopScope, systemQuery, TenantRepository } from '../common/tenancy';
+import { clearMarker, markedBefore } from '../events/pending-event-marker';
 import { JobRecord, JobType } from './job.schema';
 
 @Injectable()
@@ -51,23 +52,31 @@ export class JobsRepository extends TenantRepository<JobRecord> {
     return updated ?? this.findOneById(scope, id);
   }
 
-  /** Settles a job that is not settled yet. */
+  /** Settles a job that is not settled yet; `eventPending`: its event is pending from this write on. */
   async settle(
     scope: ShopScope,
     id: Types.ObjectId,
     state: 'completed' | 'failed',
     at: Date,
     error?: string,
+    eventPending = false,
   ) {
-    const update: Record<string, unknown> = { $set: { state, finishedAt: at } };
+    const update: Record<string, unknown> = {
+      $set: { state, finishedAt: at, ...(eventPending ? { eventPendingAt: at } : {}) },
+    };
     if (error) update.$push = { errorMessages: error };
     await this.model
       .updateOne(this.scoped(scope, { _id: id, state: { $in: ['queued', 'running'] } }), update)
       .exec();
   }
+
+  /** The job's event is recorded: its marker goes (where it still holds `at`). */
+  async eventRecorded(scope: ShopScope, id: Types.ObjectId, at: Date): Promise<void> {
+    await clearMarker(this.model, (f) => this.scoped(scope, f), [id], at);
+  }
 }
 
-/** Cross-shop retention of job records (the only opt-out of the tenant guard for `jobs`). */
+/** Cross-shop retention of job records and the events sweeper's scan (the opt-outs of the tenant guard for `jobs`). */
 @Injectable()
 export class SystemJobsRepository {
   constructor(@InjectModel(JobRecord.name) private readonly model: Model<JobRecord>) {}
@@ -78,5 +87,10 @@ export class SystemJobsRepository {
       .setOptions(systemQuery('jobs retention: purge old finished jobs'))
       .exec();
     return res.deletedCount;
+  }
+
+  /** Settled jobs whose event a crash left unrecorded (served by `{eventPendingAt}`). */
+  eventPending(before: Date, limit: number): Promise<JobRecord[]> {
+    return markedBefore<JobRecord>(this.model, 'settled jobs', { before, limit });
   }
 }

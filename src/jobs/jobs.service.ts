@@ -65,10 +65,36 @@ export class JobsService {
     const job = await this.jobs.recordPart(scope, _id, part, outcome);
     if (!job || job.state === 'completed' || job.state === 'failed') return false;
     if (job.finishedParts.length >= job.parts) {
-      await this.jobs.settle(scope, _id, job.failed > 0 ? 'failed' : 'completed', this.clock.now());
+      // A recalculation's settling write marks its line_items.recalculated pending (DESIGN §11).
+      const state = job.failed > 0 ? 'failed' : 'completed';
+      await this.jobs.settle(scope, _id, state, this.clock.now(), undefined, job.type === 'recalculation');
       return true;
     }
     return false;
+  }
+
+  /** The job with the time its event is pending since (null: not pending, or already recorded). */
+  async withPendingEvent(scope: ShopScope, id: string): Promise<{ job: JobDto; pendingAt: Date | null }> {
+    const job = await this.jobs.findById(scope, id);
+    if (!job) throw new NotFoundError('Job');
+    return { job: toJobResponse(job), pendingAt: job.eventPendingAt ?? null };
+  }
+
+  /** The job's event is recorded: its pending-event marker goes (where it still holds `at`). */
+  eventRecorded(scope: ShopScope, id: string, at: Date): Promise<void> {
+    return this.jobs.eventRecorded(scope, new Types.ObjectId(id), at);
+  }
+
+  /** Every shop's settled jobs whose event is pending since before `before` (the events sweeper). */
+  async pendingEvents(
+    before: Date,
+    limit: number,
+  ): Promise<Array<{ shopId: string; job: JobDto; pendingAt: Date }>> {
+    return (await this.system.eventPending(before, limit)).map((j) => ({
+      shopId: String(j.shopId),
+      job: toJobResponse(j),
+      pendingAt: j.eventPendingAt!,
+    }));
   }
 
   /** The work could not even be queued: the job fails at once. */

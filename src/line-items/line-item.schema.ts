@@ -152,8 +152,29 @@ export class LineItem {
   @Prop({ type: String, default: null }) fulfillmentLock!: string | null;
   @Prop({ type: Date, default: null }) fulfillmentLockedAt!: Date | null;
 
+  /**
+   * Pending-event marker (DESIGN §11, events/pending-event-marker.ts): set in the insert of a new
+   * order's sale rows (`order.received`) and of refund rows (`refund.recorded`), every row of one
+   * insert with the same time; cleared once the event is recorded. Absent otherwise.
+   */
+  @Prop({ type: Date, default: undefined }) eventPendingAt?: Date;
+  /**
+   * The platform fulfillment event of this line (`fulfillment.created|updated`), set with the
+   * fulfillment and cleared once recorded. One at a time: a newer version of the fulfillment
+   * replaces an older one not yet recorded (its event describes the line as it now is).
+   */
+  @Prop({ type: MongooseSchema.Types.Mixed, default: undefined })
+  fulfillmentEventPending?: PendingFulfillmentEvent;
+
   createdAt!: Date;
   updatedAt!: Date;
+}
+
+/** A platform fulfillment event not recorded yet: its key and type, fixed when the fulfillment was set. */
+export interface PendingFulfillmentEvent {
+  at: Date;
+  key: string;
+  type: 'fulfillment.created' | 'fulfillment.updated';
 }
 
 export const LineItemSchema = SchemaFactory.createForClass(LineItem);
@@ -220,3 +241,7 @@ LineItemSchema.index({ shopId: 1, vendorId: 1, batchId: 1, inPayouts: 1 });
 LineItemSchema.index({ shopId: 1, vendorId: 1, tallyDirt: 1 });
 LineItemSchema.index({ shopId: 1, 'tally.v': 1, tallyDirt: 1 });
 LineItemSchema.index({ tallyDirt: 1 });
+// The events sweeper's cross-shop scans for pending-event markers a crash left (system queries):
+// new orders' sale rows and refund rows by type, platform fulfillments by their marker's time.
+LineItemSchema.index({ type: 1, eventPendingAt: 1 });
+LineItemSchema.index({ 'fulfillmentEventPending.at': 1 });

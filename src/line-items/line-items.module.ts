@@ -7,6 +7,8 @@ import { OrdersDataModule } from '../orders/orders-data.module';
 import { ShopsModule } from '../shops/shops.module';
 import { VendorsModule } from '../vendors/vendors.module';
 import { LineItem, LineItemSchema } from './line-item.schema';
+import { LineItemEventMarkers } from './line-item-event-markers.repository';
+import { LineItemEventsFinisher } from './line-item-events.finisher';
 import { LineItemPricing } from './line-item-pricing';
 import { LineItemUpdatesService } from './line-item-updates.service';
 import { LineItemsRepository } from './line-items.repository';
@@ -14,6 +16,7 @@ import { LineItemsV1Controller } from './line-items.v1.controller';
 import { OrderIngestionService } from './order-ingestion.service';
 import { OrderSummaryRefresher } from './order-summary.refresher';
 import { PlatformFulfillmentsService } from './platform-fulfillments.service';
+import { RecalculationEventsFinisher } from './recalculation-events';
 import { RecalculationService } from './recalculation.service';
 import { SkuUpdateRunner } from './sku-update.runner';
 import { VendorTally } from './vendor-tally.service';
@@ -39,18 +42,22 @@ import { BalancesModule } from '../balances/balances.module';
   controllers: [LineItemsV1Controller],
   providers: [
     LineItemsRepository,
+    LineItemEventMarkers,
+    LineItemEventsFinisher,
     LineItemPricing,
     OrderSummaryRefresher,
     OrderIngestionService,
     PlatformFulfillmentsService,
     LineItemUpdatesService,
     RecalculationService,
+    RecalculationEventsFinisher,
     SkuUpdateRunner,
     VendorTally,
     SystemLineItemsRepository,
   ],
   exports: [
     LineItemsRepository,
+    LineItemEventMarkers,
     OrderSummaryRefresher,
     OrderIngestionService,
     PlatformFulfillmentsService,

@@ -2,13 +2,32 @@ import type { IncomingOrder } from './incoming-order';
 import type { LineItem } from './line-item.schema';
 import type { SourcedEvent } from '../events/event-sink';
 
+/** What `order.received` says of the order itself. */
+export type OrderHead = Pick<
+  IncomingOrder,
+  'orderId' | 'orderName' | 'orderNumber' | 'createdAt' | 'financialStatus' | 'cancelled'
+>;
+
+/** The order's head as its stored rows carry it (the events sweeper's finisher re-derives the event). */
+export function orderHeadOf(row: LineItem): OrderHead {
+  return {
+    orderId: row.orderId,
+    orderName: row.orderName,
+    orderNumber: row.orderNumber,
+    createdAt: new Date(row.orderCreatedAt),
+    financialStatus: row.financialStatus,
+    cancelled: row.cancelled,
+  };
+}
+
 /**
  * `order.received` (DESIGN §11): the order as it first arrived, with the vendors on it (each with
  * its line count; lines of no known vendor are counted under `vendorId: null`). Keyed by the order
- * id: one event per order, whatever payload (create, paid, updated) first brought it.
+ * id: one event per order, whatever payload (create, paid, updated) first brought it. `at` is the
+ * time of the insert (its rows' pending-event marker), so the finisher makes the same event.
  */
 export function orderReceivedEvent(
-  order: IncomingOrder,
+  order: OrderHead,
   lines: Array<Partial<LineItem>>,
   at: Date,
 ): SourcedEvent {

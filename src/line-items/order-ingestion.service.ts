@@ -1,13 +1,17 @@
 import { Injectable, Optional } from '@nestjs/common';
+import { Types } from 'mongoose';
+import { crashPoint } from '../common/faults/crash-point';
 import { EventSink } from '../events/event-sink';
 import { orderReceivedEvent } from './order-events';
 import { Clock } from '../common/clock/clock';
+import { OperationContexts } from '../common/context/operation-context';
 import { multiplyAmount, payoutState, round2, splitShipping } from '../common/money';
 import type { ShopScope } from '../common/tenancy';
 import { normaliseVendorName } from '../vendors/vendor-policy';
 import { ConcurrentLineItemChange } from './concurrent-line-item-change';
 import type { IncomingOrder } from './incoming-order';
 import { isPayoutRow, LineItem, LineItemFulfillment } from './line-item.schema';
+import { LineItemEventMarkers } from './line-item-event-markers.repository';
 import { LineItemPricing, price } from './line-item-pricing';
 import type { GuardedSet } from './line-item-views';
 import { LineItemsRepository } from './line-items.repository';
@@ -25,6 +29,7 @@ export class OrderIngestionService {
     private readonly summaries: OrderSummaryRefresher,
     private readonly clock: Clock,
     private readonly tally: VendorTally,
+    private readonly markers: LineItemEventMarkers,
     @Optional() private readonly events?: EventSink,
   ) {}
 
@@ -72,6 +77,11 @@ export class OrderIngestionService {
     const contextOnly: GuardedSet[] = [];
     const final = new Map<number, LineItem | Partial<LineItem>>(stored.map((l) => [l.lineItemId, l]));
     let vendorChanged = false;
+    // The order's first sale rows carry the pending marker of its `order.received` (DESIGN §11) in
+    // their insert: a crash before the event is recorded leaves it for the events sweeper. "First"
+    // by the rows, not the order version: a redelivery after a crash between the order's version
+    // and its rows inserts them too.
+    const receivedAt = stored.length === 0 ? this.clock.now() : null;
 
     order.lines.forEach((line, i) => {
       const prev = storedById.get(line.lineItemId);
@@ -124,7 +134,14 @@ export class OrderIngestionService {
           fulfillmentStatus: platformSaysFulfilled ? 'fulfilled' : 'unfulfilled',
           fulfillment: fromPlatform,
         });
-        inserts.push({ ...fields, type: 'sale', orderId: order.orderId, lineItemId: line.lineItemId });
+        inserts.push({
+          ...fields,
+          _id: new Types.ObjectId(),
+          type: 'sale',
+          orderId: order.orderId,
+          lineItemId: line.lineItemId,
+          ...(receivedAt ? { eventPendingAt: receivedAt } : {}),
+        });
         final.set(line.lineItemId, fields);
         return;
       }
@@ -191,9 +208,28 @@ export class OrderIngestionService {
       ...inserts.map((i) => i.vendorId),
       ...writes.map((w) => w.set.vendorId),
     ]);
-    // The order's first ingestion tells the systems around us (DESIGN §11); the sink never throws.
-    if (isNewOrder && inserts.length > 0)
-      await this.events?.emit(scope, [orderReceivedEvent(order, inserts, this.clock.now())]);
+    if (receivedAt && inserts.length > 0) await this.received(scope, order, inserts, receivedAt);
     return { refundsWaiting: ctx.refundsWaiting };
+  }
+
+  /**
+   * The order's first ingestion tells the systems around us (DESIGN §11); the sink never throws.
+   * Once recorded, the rows' marker is cleared (where it still holds this insert's time).
+   */
+  private async received(
+    scope: ShopScope,
+    order: IncomingOrder,
+    inserts: Array<Partial<LineItem>>,
+    at: Date,
+  ): Promise<void> {
+    crashPoint('after-change:order.received');
+    if (!this.events || !(await this.events.emit(scope, [orderReceivedEvent(order, inserts, at)]))) return;
+    await OperationContexts.phase('events', () =>
+      this.markers.clear(
+        scope,
+        inserts.map((l) => l._id as Types.ObjectId),
+        at,
+      ),
+    );
   }
 }

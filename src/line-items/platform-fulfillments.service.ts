@@ -1,11 +1,13 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { EventSink } from '../events/event-sink';
+import { EventSink, type SourcedEvent } from '../events/event-sink';
 import { toLineItemResponse } from './line-item.mapper';
 import { Clock } from '../common/clock/clock';
+import { OperationContexts } from '../common/context/operation-context';
 import type { ShopScope } from '../common/tenancy';
 import { ConcurrentLineItemChange } from './concurrent-line-item-change';
 import type { IncomingFulfillment } from './incoming-order';
-import type { LineItemFulfillment } from './line-item.schema';
+import type { LineItem, LineItemFulfillment, PendingFulfillmentEvent } from './line-item.schema';
+import { LineItemEventMarkers } from './line-item-event-markers.repository';
 import { LineItemsRepository } from './line-items.repository';
 import { OrderSummaryRefresher } from './order-summary.refresher';
 
@@ -16,6 +18,7 @@ export class PlatformFulfillmentsService {
     private readonly lineItems: LineItemsRepository,
     private readonly summaries: OrderSummaryRefresher,
     private readonly clock: Clock,
+    private readonly markers: LineItemEventMarkers,
     @Optional() private readonly events?: EventSink,
   ) {}
 
@@ -32,30 +35,50 @@ export class PlatformFulfillmentsService {
     const targets = covered.size > 0 ? lines.filter((l) => covered.has(l.lineItemId)) : lines;
     const fulfilled = f.status === 'success';
     const now = this.clock.now();
-    const writes = targets.map((l) => ({
-      line: l,
-      id: l._id,
-      guard: {},
-      set: {
-        fulfillment: toFulfillment(f, l.fulfillment, now),
-        fulfillmentStatus: fulfilled ? 'fulfilled' : 'unfulfilled',
-      },
-    }));
+    // fulfillment.created|updated per line (DESIGN §11): keyed by the platform's fulfillment and its
+    // version, so a redelivered webhook adds nothing; pending on the line in the same write.
+    const writes = targets.map((l) => {
+      const pending: PendingFulfillmentEvent = {
+        at: now,
+        key: `fulfillment:${String(l._id)}:${f.fulfillmentId}:${f.updatedAt?.toISOString() ?? `${f.status}/${f.shipmentStatus}`}`,
+        type: l.fulfillment ? 'fulfillment.updated' : 'fulfillment.created',
+      };
+      return {
+        line: l,
+        id: l._id,
+        guard: {},
+        set: {
+          fulfillment: toFulfillment(f, l.fulfillment, now),
+          fulfillmentStatus: fulfilled ? 'fulfilled' : 'unfulfilled',
+          fulfillmentEventPending: pending,
+        },
+      };
+    });
     await this.lineItems.applyGuardedSets(scope, writes);
     await this.summaries.refresh(scope, [f.orderId]);
-    // fulfillment.created|updated per line (DESIGN §11): keyed by the platform's fulfillment and its
-    // version, so a redelivered webhook adds nothing.
-    await this.events?.emit(
-      scope,
-      writes.map(({ line, set }) => ({
-        key: `fulfillment:${String(line._id)}:${f.fulfillmentId}:${f.updatedAt?.toISOString() ?? `${f.status}/${f.shipmentStatus}`}`,
-        type: line.fulfillment ? 'fulfillment.updated' : 'fulfillment.created',
-        createdAt: now,
-        object: { ...toLineItemResponse({ ...line, ...set, updatedAt: now } as typeof line) },
-      })),
+    const events = writes.map(({ line, set }) =>
+      fulfillmentEvent({ ...line, ...set, updatedAt: now } as LineItem, set.fulfillmentEventPending),
     );
+    if (this.events && (await this.events.emit(scope, events)))
+      await OperationContexts.phase('events', () =>
+        this.markers.clearFulfillment(
+          scope,
+          writes.map((w) => w.id),
+          now,
+        ),
+      );
     return targets.length;
   }
+}
+
+/** A line's platform fulfillment event, as its pending marker names it (the request and the finisher). */
+export function fulfillmentEvent(line: LineItem, pending: PendingFulfillmentEvent): SourcedEvent {
+  return {
+    key: pending.key,
+    type: pending.type,
+    createdAt: new Date(pending.at),
+    object: { ...toLineItemResponse(line) },
+  };
 }
 
 /** A platform fulfillment as stored on a line item; the first creation and delivery times are kept. */

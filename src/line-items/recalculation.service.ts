@@ -9,6 +9,8 @@ import { OperationContexts } from '../common/context/operation-context';
 import { ShopScope, toObjectId } from '../common/tenancy';
 import { EventSink } from '../events/event-sink';
 import { VendorTally } from './vendor-tally.service';
+import { crashPoint } from '../common/faults/crash-point';
+import { recalculatedEvent } from './recalculation-events';
 import { JobsService } from '../jobs/jobs.service';
 import type { AuditStamp } from '../audit/audit-record';
 import { addJob, jobEntry, Jobs, Queues, RecalculateJobData, SkuUpdateJobData } from '../queues/jobs';
@@ -157,19 +159,15 @@ export class RecalculationService {
 
   /**
    * `line_items.recalculated` once the job has settled (DESIGN §11), with the job as GET
-   * /v1/jobs/{id} shows it; keyed by the job id, so whichever part settles it (or a retry) emits it once.
+   * /v1/jobs/{id} shows it; keyed by the job id, so whichever part settles it (or a retry) emits it
+   * once. The settling write marked it pending; once recorded the mark goes.
    */
   private async recalculated(scope: ShopScope, jobId: string): Promise<void> {
-    const dto = await this.jobs.get(scope, jobId);
-    if (dto.state !== 'completed' && dto.state !== 'failed') return;
-    await this.events?.emit(scope, [
-      {
-        key: `line_items.recalculated:${jobId}`,
-        type: 'line_items.recalculated',
-        createdAt: dto.finishedAt ? new Date(dto.finishedAt) : new Date(),
-        object: { ...dto },
-      },
-    ]);
+    const { job, pendingAt } = await this.jobs.withPendingEvent(scope, jobId);
+    if (job.state !== 'completed' && job.state !== 'failed') return;
+    crashPoint('after-change:line_items.recalculated');
+    if (!(await this.events?.emit(scope, [recalculatedEvent(job)])) || !pendingAt) return;
+    await this.jobs.eventRecorded(scope, jobId, pendingAt);
   }
 
   /**

@@ -70,6 +70,13 @@ export class PayoutBatch {
    */
   @Prop({ type: Boolean, default: false }) transferDue!: boolean;
 
+  /**
+   * Pending-event marker (DESIGN §11, events/pending-event-marker.ts): set to `completedAt` in the
+   * write that settles the batch, cleared once its `payout_batch.*` events are recorded; a crash in
+   * between leaves it for the events sweeper. Absent otherwise.
+   */
+  @Prop({ type: Date, default: undefined }) eventPendingAt?: Date;
+
   /** How many runs started (retries and reruns included). */
   @Prop({ type: Number, default: 0 }) runs!: number;
   @Prop({ type: String, default: null }) lastError!: string | null;
@@ -98,3 +105,5 @@ PayoutBatchSchema.index({ shopId: 1, vendorId: 1, status: 1, createdAt: -1, _id:
 PayoutBatchSchema.index({ status: 1, updatedAt: 1 });
 // The payout sweeper's cross-shop query for completed batches whose transfer is not created yet.
 PayoutBatchSchema.index({ transferDue: 1, updatedAt: 1 });
+// The events sweeper's cross-shop scan for settled batches whose events a crash left unrecorded.
+PayoutBatchSchema.index({ eventPendingAt: 1 });

@@ -3,6 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ModelOutbox, outboxOnInsert } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
+import { clearMarker } from '../events/pending-event-marker';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { upsertReturningDocument } from '../database/upsert';
 import { anyOf, valueOrAny } from '../database/query-filters';
@@ -165,6 +166,8 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
             status,
             transferDue: status === 'completed' && totals.total > 0,
             completedAt: at,
+            // its payout_batch.* events are pending until recorded (the same write: DESIGN §11)
+            eventPendingAt: at,
             lastError: null,
             leaseId: null,
             leaseUntil: null,
@@ -174,6 +177,11 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
       )
       .lean<PayoutBatch>()
       .exec();
+  }
+
+  /** The batch's events are recorded: its pending-event marker goes (where it still holds `at`). */
+  async eventsRecorded(scope: ShopScope, id: Types.ObjectId, at: Date): Promise<void> {
+    await clearMarker(this.model, (f) => this.scoped(scope, f), [id], at);
   }
 
   /** The batch's transfer exists (createForPaidBatch answered): nothing left for the sweeper. */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { systemQuery } from '../common/tenancy';
+import { markedBefore } from '../events/pending-event-marker';
 import { PayoutBatch } from './payout-batch.schema';
 
 /**
@@ -49,5 +50,10 @@ export class SystemPayoutBatchesRepository {
       .setOptions(systemQuery('payout sweeper: completed batches without their transfer'))
       .lean<PayoutBatch[]>()
       .exec();
+  }
+
+  /** Settled batches whose events a crash left unrecorded (served by `{eventPendingAt}`). */
+  eventPending(before: Date, limit: number): Promise<PayoutBatch[]> {
+    return markedBefore<PayoutBatch>(this.model, 'settled payout batches', { before, limit });
   }
 }

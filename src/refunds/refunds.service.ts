@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AuditTrail } from '../audit/audit-trail.service';
+import { Clock } from '../common/clock/clock';
 import { sumAmounts } from '../common/money';
 import type { ShopScope } from '../common/tenancy';
 import { LineItemsRepository } from '../line-items/line-items.repository';
@@ -41,6 +42,7 @@ export class RefundsService {
     private readonly shops: ShopsRepository,
     private readonly events: RefundEvents,
     private readonly tally: VendorTally,
+    private readonly clock: Clock,
   ) {}
 
   /** Stores the refunds and applies those of their orders; what happened, for the delivery's result. */
@@ -76,7 +78,12 @@ export class RefundsService {
       return { rows: 0, waiting: true };
     }
     const { docs, appliedRefundIds } = plannedRefundRows(refunds, rows);
-    const inserted = await this.lineItems.insertRefundRows(scope, docs);
+    // Every row of this cut carries the pending marker of its refund.recorded (DESIGN §11).
+    const at = this.clock.now();
+    const inserted = await this.lineItems.insertRefundRows(
+      scope,
+      docs.map((d) => ({ ...d, eventPendingAt: at })),
+    );
     await this.tally.settle(scope, docs.map((d) => d.vendorId));
     await this.refunds.markApplied(
       scope,
@@ -108,7 +115,7 @@ export class RefundsService {
           },
         })),
       );
-      await this.events.recorded(scope, orderId, docs);
+      await this.events.recorded(scope, orderId, at);
       this.logger.log({ shopId: scope.shopId, orderId, rows: inserted }, 'Refund rows recorded');
     }
     return {

@@ -45,3 +45,10 @@ export function creditsBack(state: TransferState): boolean {
 
 /** States the rail still has work in (the sweeper re-drives them when their job was lost). */
 export const OPEN_STATES: readonly TransferState[] = ['pending', 'sent'];
+
+/** The states whose move is told to the systems around us (a reversal is a failure to them). */
+export const TRANSFER_EVENT_OF: Partial<Record<TransferState, 'transfer.paid' | 'transfer.failed'>> = {
+  paid: 'transfer.paid',
+  failed: 'transfer.failed',
+  reversed: 'transfer.failed',
+};

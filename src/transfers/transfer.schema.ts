@@ -72,6 +72,13 @@ export class Transfer {
 
   @Prop({ type: [TransferStateChangeSchema], default: [] }) history!: TransferStateChange[];
 
+  /**
+   * Pending-event marker (DESIGN §11, events/pending-event-marker.ts): the time of the oldest move
+   * to paid/failed/reversed whose `transfer.*` event is not recorded yet (`$min` in the move's own
+   * write, so a later move never hides an earlier pending one). Cleared once recorded.
+   */
+  @Prop({ type: Date, default: undefined }) eventPendingAt?: Date;
+
   createdAt!: Date;
   updatedAt!: Date;
 }
@@ -90,3 +97,5 @@ TransferSchema.index({ shopId: 1, vendorId: 1, state: 1, method: 1, ...NEWEST })
 TransferSchema.index({ state: 1, creditAdjustmentId: 1, updatedAt: 1 });
 // A provider webhook finds its transfer by the provider's id.
 TransferSchema.index({ shopId: 1, providerId: 1 });
+// The events sweeper's cross-shop scan for moves whose transfer.* event a crash left unrecorded.
+TransferSchema.index({ eventPendingAt: 1 });

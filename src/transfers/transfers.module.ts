@@ -30,7 +30,12 @@ import { StripeConnectRail } from './rails/stripe-connect.rail';
 import { Transfer, TransferSchema } from './transfer.schema';
 import { TransferQueue } from './transfer-queue';
 import { TransferRunner } from './transfer-runner.service';
-import { SystemTransfersRepository, TransfersRepository } from './transfers.repository';
+import { TransferEventsFinisher } from './transfer-events';
+import {
+  SystemTransferEventsRepository,
+  SystemTransfersRepository,
+  TransfersRepository,
+} from './transfers.repository';
 import { TransfersService } from './transfers.service';
 import { TransfersV1Controller } from './transfers.v1.controller';
 
@@ -67,6 +72,8 @@ import { TransfersV1Controller } from './transfers.v1.controller';
     TokenCipher,
     TransfersRepository,
     SystemTransfersRepository,
+    SystemTransferEventsRepository,
+    TransferEventsFinisher,
     PayoutMethodsRepository,
     PayoutProvidersRepository,
     PayoutMethodsService,

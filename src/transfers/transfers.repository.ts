@@ -5,6 +5,7 @@ import { AuditOutbox, ModelOutbox, withOutbox } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope, TenantRepository, systemQuery } from '../common/tenancy';
 import { isDuplicateKeyError } from '../database/duplicate-key';
+import { clearMarker, markedBefore } from '../events/pending-event-marker';
 import { valueOrAny } from '../database/query-filters';
 import { Transfer, TransferStateChange } from './transfer.schema';
 import {
@@ -12,6 +13,7 @@ import {
   PAYOUT_METHOD_TYPES,
   PayoutMethodType,
   sourcesOf,
+  TRANSFER_EVENT_OF,
   TRANSFER_STATES,
   TransferState,
 } from './transfer-states';
@@ -161,14 +163,26 @@ export class TransfersRepository extends TenantRepository<Transfer> {
       audit.stamp,
       audit.event,
     );
+    // A move the systems around us hear of (transfer.paid|failed) is pending in its own write.
+    const pending = TRANSFER_EVENT_OF[to] ? { $min: { eventPendingAt: change.at } } : {};
     return this.model
       .findOneAndUpdate(
         this.scoped(scope, { _id: id, state: { $in: sourcesOf(to) } }),
-        { ...update, $push: { history: change } },
+        { ...update, ...pending, $push: { history: change } },
         { new: true },
       )
       .lean<Transfer>()
       .exec();
+  }
+
+  /**
+   * The transfer's pending events are recorded: its marker goes, where it still holds `at` and the
+   * transfer is the version they were derived from (`updatedAt`): a move since keeps its own.
+   */
+  eventsRecorded(scope: ShopScope, t: Pick<Transfer, '_id' | 'updatedAt'>, at: Date): Promise<number> {
+    return clearMarker(this.model, (f) => this.scoped(scope, f), [t._id], at, {
+      extra: { updatedAt: t.updatedAt },
+    });
   }
 
   /** Records the credit-back adjustment (idempotent: the same id every time). */
@@ -208,5 +222,15 @@ export class SystemTransfersRepository {
       ),
     );
     return found.flat();
+  }
+}
+
+/** The events sweeper's cross-shop scan (served by `{eventPendingAt}`): moves whose event a crash left unrecorded. */
+@Injectable()
+export class SystemTransferEventsRepository {
+  constructor(@InjectModel(Transfer.name) private readonly model: Model<Transfer>) {}
+
+  eventPending(before: Date, limit: number): Promise<Transfer[]> {
+    return markedBefore<Transfer>(this.model, 'transfers', { before, limit });
   }
 }

@@ -10,6 +10,8 @@ import { nextOffset } from '../common/pagination';
 import { OperationContexts } from '../common/context/operation-context';
 import { ShopScope, toObjectId } from '../common/tenancy';
 import { EventSink } from '../events/event-sink';
+import { crashPoint } from '../common/faults/crash-point';
+import { transferMoveEvent } from './transfer-events';
 import { VendorsRepository } from '../vendors/vendors.repository';
 import { BatchTransferDto, TransferDto, TransferListDto, TransferListQueryDto } from './dto/transfer.dto';
 import { PayoutMethodsService } from './payout-methods.service';
@@ -269,25 +271,19 @@ export class TransfersService {
   /**
    * After every move: the metrics, and the outbound event of a transfer that reached the vendor
    * (`transfer.paid`) or did not (`transfer.failed`, also for a reversal). The key names the move
-   * (its place in the history), so a repeated call records one event per move.
+   * (its place in the history), so a repeated call records one event per move. The move's write
+   * marked it pending; once recorded the mark goes, unless an older move is still pending too (the
+   * events sweeper records both).
    */
   async moved(scope: ShopScope, t: Transfer): Promise<void> {
     signalTransferMoved({ method: t.method, state: t.state, amount: t.amount });
-    const type =
-      t.state === 'paid'
-        ? 'transfer.paid'
-        : t.state === 'failed' || t.state === 'reversed'
-          ? 'transfer.failed'
-          : null;
-    if (!type) return;
-    await this.events?.emit(scope, [
-      {
-        key: `${type}:${String(t._id)}:${t.history?.length ?? 0}`,
-        type,
-        createdAt: this.clock.now(),
-        object: { ...toTransferResponse(t) },
-      },
-    ]);
+    const event = transferMoveEvent(t, (t.history?.length ?? 0) - 1);
+    if (!event || !this.events) return;
+    crashPoint('after-change:transfer');
+    if (!(await this.events.emit(scope, [event]))) return;
+    const pendingAt = t.eventPendingAt;
+    if (pendingAt && pendingAt.getTime() === event.createdAt.getTime())
+      await OperationContexts.phase('events', () => this.transfers.eventsRecorded(scope, t, pendingAt));
   }
 
   async load(scope: ShopScope, id: string | Types.ObjectId): Promise<Transfer> {

@@ -8,6 +8,7 @@ import type {
 import type { ShopScope } from '../../src/common/tenancy';
 import { type BatchDecision, isSettled, type PayoutBatch } from '../../src/payouts/payout-batch.schema';
 import type { BatchTotals, PayoutBatchesRepository } from '../../src/payouts/payout-batches.repository';
+import type { SystemPayoutBatchesRepository } from '../../src/payouts/system-payout-batches.repository';
 import { toCents } from '../../src/common/money';
 import type { LastBatch, VendorBalance } from '../../src/balances/vendor-balance.schema';
 import type { VendorBalancesRepository } from '../../src/balances/vendor-balances.repository';
@@ -23,10 +24,13 @@ type BatchMethods =
   | 'complete'
   | 'release'
   | 'decide'
-  | 'transferCreated';
+  | 'transferCreated'
+  | 'eventsRecorded';
 
 /** payout_batches in memory, with the repository's conditional writes (unique key, run lease). */
-export class FakePayoutBatchesRepository implements Pick<PayoutBatchesRepository, BatchMethods> {
+export class FakePayoutBatchesRepository
+  implements Pick<PayoutBatchesRepository, BatchMethods>, Pick<SystemPayoutBatchesRepository, 'eventPending'>
+{
   readonly docs: PayoutBatch[] = [];
   /** Called before a run completes its batch: throw from it to crash a run there. */
   beforeComplete: () => void = () => undefined;
@@ -118,10 +122,25 @@ export class FakePayoutBatchesRepository implements Pick<PayoutBatchesRepository
       status,
       transferDue: status === 'completed' && totals.total > 0,
       completedAt: at,
+      eventPendingAt: at,
       lastError: null,
       leaseId: null,
       leaseUntil: null,
     });
+  }
+
+  async eventsRecorded(scope: ShopScope, id: Types.ObjectId, at: Date): Promise<void> {
+    const b = this.live(scope).find((d) => d._id.equals(id));
+    if (b?.eventPendingAt?.getTime() === at.getTime()) delete b.eventPendingAt;
+  }
+
+  /** SystemPayoutBatchesRepository.eventPending over every shop. */
+  async eventPending(before: Date, limit: number): Promise<PayoutBatch[]> {
+    return this.docs
+      .filter((b) => b.eventPendingAt && b.eventPendingAt < before)
+      .sort((a, b) => a.eventPendingAt!.getTime() - b.eventPendingAt!.getTime())
+      .slice(0, limit)
+      .map((b) => ({ ...b }));
   }
 
   async transferCreated(scope: ShopScope, id: Types.ObjectId): Promise<void> {
@@ -170,7 +189,7 @@ export class FakePayoutBatchesRepository implements Pick<PayoutBatchesRepository
   }
 }
 
-type AdjustmentMethods = 'listPayable' | 'vendorsWithPayable' | 'markPaid' | 'paidByBatch';
+type AdjustmentMethods = 'listPayable' | 'vendorsWithPayable' | 'markPaid' | 'paidByBatch' | 'settledByBatch';
 
 /** payout_adjustments in memory: what the payout engine reads and marks. */
 export class FakePayoutAdjustmentsRepository implements Pick<PayoutAdjustmentsRepository, AdjustmentMethods> {
@@ -228,6 +247,16 @@ export class FakePayoutAdjustmentsRepository implements Pick<PayoutAdjustmentsRe
     return inScope(scope, this.docs)
       .filter((a) => a.batchId === batchId && a.status === 'PAID')
       .map((a) => ({ _id: a._id, vendorId: a.vendorId, amount: a.amount }));
+  }
+
+  async settledByBatch(
+    scope: ShopScope,
+    batchId: string,
+    vendorId: Types.ObjectId,
+  ): Promise<PayoutAdjustment[]> {
+    return inScope(scope, this.docs)
+      .filter((a) => a.batchId === batchId && a.status === 'PAID' && a.vendorId.equals(vendorId))
+      .map((a) => ({ ...a }));
   }
 
   private payable(scope: ShopScope, cutoff: Date): PayoutAdjustment[] {

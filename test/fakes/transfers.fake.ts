@@ -6,8 +6,13 @@ import type { PayoutProvidersService } from '../../src/transfers/payout-provider
 import type { RailCredentials } from '../../src/transfers/rails/payout-rail';
 import type { TransferQueue } from '../../src/transfers/transfer-queue';
 import type { Transfer, TransferStateChange } from '../../src/transfers/transfer.schema';
-import { sourcesOf, TransferState } from '../../src/transfers/transfer-states';
-import { NewTransfer, NO_LEASE, TransfersRepository } from '../../src/transfers/transfers.repository';
+import { sourcesOf, TRANSFER_EVENT_OF, TransferState } from '../../src/transfers/transfer-states';
+import {
+  NewTransfer,
+  NO_LEASE,
+  SystemTransferEventsRepository,
+  TransfersRepository,
+} from '../../src/transfers/transfers.repository';
 import { inScope } from './fake';
 
 type TransferMethods =
@@ -18,12 +23,15 @@ type TransferMethods =
   | 'claim'
   | 'release'
   | 'move'
-  | 'setCreditAdjustment';
+  | 'setCreditAdjustment'
+  | 'eventsRecorded';
 
 const copy = (t: Transfer): Transfer => ({ ...t, history: [...t.history] });
 
 /** The transfers collection in memory, with the repository's conditional writes (unique batch, lease, state). */
-export class FakeTransfersRepository implements Pick<TransfersRepository, TransferMethods> {
+export class FakeTransfersRepository
+  implements Pick<TransfersRepository, TransferMethods>, Pick<SystemTransferEventsRepository, 'eventPending'>
+{
   readonly docs: Transfer[] = [];
   readonly outbox = {
     stamped: async (): Promise<Types.ObjectId[]> => [],
@@ -118,9 +126,31 @@ export class FakeTransfersRepository implements Pick<TransfersRepository, Transf
     }
     const t = this.live(scope).find((d) => d._id.equals(id));
     if (!t || !sourcesOf(to).includes(t.state)) return null;
-    Object.assign(t, set, { state: to, leaseUntil: NO_LEASE });
+    Object.assign(t, set, { state: to, leaseUntil: NO_LEASE, updatedAt: new Date(change.at) });
     t.history.push(change);
+    // $min: the oldest move whose event is still pending
+    if (TRANSFER_EVENT_OF[to] && !(t.eventPendingAt && t.eventPendingAt <= change.at))
+      t.eventPendingAt = change.at;
     return copy(t);
+  }
+
+  async eventsRecorded(scope: ShopScope, t: Pick<Transfer, '_id' | 'updatedAt'>, at: Date) {
+    const doc = this.live(scope).find((d) => d._id.equals(t._id));
+    const holds =
+      doc?.eventPendingAt?.getTime() === at.getTime() &&
+      new Date(doc.updatedAt).getTime() === new Date(t.updatedAt).getTime();
+    if (!doc || !holds) return 0;
+    delete doc.eventPendingAt;
+    return 1;
+  }
+
+  /** SystemTransferEventsRepository.eventPending over every shop. */
+  async eventPending(before: Date, limit: number): Promise<Transfer[]> {
+    return this.docs
+      .filter((d) => d.eventPendingAt && d.eventPendingAt < before)
+      .sort((a, b) => a.eventPendingAt!.getTime() - b.eventPendingAt!.getTime())
+      .slice(0, limit)
+      .map(copy);
   }
 
   async setCreditAdjustment(scope: ShopScope, id: Types.ObjectId, adjustmentId: Types.ObjectId | null) {

@@ -120,4 +120,4 @@ async function eventsScenario(stack, report) {
   );
 }
 
-module.exports = { eventsScenario };
+module.exports = { eventsScenario, receiver };

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // The fault tests (issue 12), run by scripts/test.sh after `nest build`:
-//   node test/faults/run.js [redis mongo payout worker events rails]   (default: all six)
+//   node test/faults/run.js [redis mongo payout worker events events-money rails]   (default: all seven)
 // FAULTS_KEEP=1 keeps the data directory and logs, FAULTS_HOLD=<s> waits before stopping the
 // services (inspection), FAULTS_LOG_LEVEL sets the apps' log level, FAULTS_REPORT=<file> writes the
 // figures as JSON.
@@ -13,6 +13,7 @@ const { randomBytes } = require('node:crypto');
 const { Stack, json, shop, order, deliverUntilAcked, pool, until, ledger, sleep, log } = require('./harness');
 const mongoose = require('mongoose');
 const { eventsScenario } = require('./events');
+const { moneyEventsScenario } = require('./events-money');
 const { railsScenario } = require('./rails');
 
 const LIMIT_MS = {
@@ -21,6 +22,7 @@ const LIMIT_MS = {
   payout: 300_000,
   worker: 240_000,
   events: 240_000,
+  'events-money': 300_000,
   rails: 240_000,
 };
 const results = [];
@@ -462,6 +464,7 @@ const SCENARIOS = {
   payout: payoutScenario,
   worker: workerScenario,
   events: (stack) => eventsScenario(stack, report),
+  'events-money': (stack) => moneyEventsScenario(stack, report),
   rails: (stack) => railsScenario(stack, report),
 };
 
