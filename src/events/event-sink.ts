@@ -100,12 +100,20 @@ export class EventSink {
         'Outbound events not recorded',
       );
     }
+    await this.notify(scope, events);
+    return recorded;
+  }
+
+  /**
+   * Runs the watchers over events recorded elsewhere (the audit outbox's: an adjustment moves a
+   * vendor's `due` too). A watcher never fails the change: its errors are logged.
+   */
+  async notify(scope: ShopScope, events: SourcedEvent[]): Promise<void> {
     for (const w of this.watchers) {
       await OperationContexts.phase('events', () => w(scope, events)).catch((err: unknown) =>
         this.logger.error({ err: (err as Error)?.message, shopId: scope.shopId }, 'Event watcher failed'),
       );
     }
-    return recorded;
   }
 }
 

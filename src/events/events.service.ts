@@ -81,7 +81,14 @@ export class EventsService implements OnModuleInit {
       };
       byShop.set(scope.shopId, [...(byShop.get(scope.shopId) ?? []), draft]);
     }
-    for (const [shopId, drafts] of byShop) await this.record(shopScope(shopId), drafts, 'outbox');
+    for (const [shopId, drafts] of byShop) {
+      await this.record(shopScope(shopId), drafts, 'outbox');
+      // the watchers (balance.negative) see these too: an adjustment moves a vendor's due
+      await this.sink.notify(
+        shopScope(shopId),
+        drafts.map((d) => ({ key: d.id, type: d.type, createdAt: d.createdAt, object: d.object })),
+      );
+    }
   }
 
   async record(scope: ShopScope, drafts: EventDraft[], durability: 'outbox' | 'sweeper'): Promise<void> {

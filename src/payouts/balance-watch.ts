@@ -6,11 +6,18 @@ import { VendorBalanceService } from './vendor-balance.service';
 import { VendorBalancesRepository } from '../balances/vendor-balances.repository';
 
 /** The events after which a vendor's `due` may have crossed below zero. */
-const MOVES_DUE = new Set(['refund.recorded', 'payout_batch.paid', 'payout_batch.carried_forward']);
+const MOVES_DUE = new Set([
+  'refund.recorded',
+  'payout_batch.paid',
+  'payout_batch.carried_forward',
+  'payout_adjustment.created',
+  'payout_adjustment.updated',
+  'payout_adjustment.deleted',
+]);
 
 /**
  * `balance.negative` (DESIGN §11): after each event that moves a vendor's `due` (a refund's rows, a
- * settled batch), the vendor's balance is read; below zero while not marked negative is crossing
+ * settled batch, an adjustment created, changed or deleted), the vendor's balance is read; below zero while not marked negative is crossing
  * n+1: its event (key `balance.negative:<vendor>:<n+1>`) is recorded, then the mark is set, so a
  * crash in between re-emits the same id. Back at zero or above clears the mark.
  */

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { Webhook } from 'standardwebhooks';
 import { startApp, TestApp } from '../support/app';
-import { createShop, TestShop } from '../support/factory';
+import { createMerchantKey, createShop, TestShop } from '../support/factory';
 import { Receiver } from '../support/receiver';
 import { amount, day, payoutOf, refundScenario, share } from '../support/refund-scenario';
 import { shopifyRefund } from '../support/refunds';
@@ -172,6 +172,26 @@ describe('order and money events (e2e)', () => {
     expect(twice.map((e) => e.data.object.due).sort()).toEqual(
       [amount(-payoutOf('10.00', 1, 10)), amount(-payoutOf('20.00', 1, 10))].sort(),
     );
+  });
+
+  it('a deduction that takes the due below zero is a balance.negative too (adjustments move the due)', async () => {
+    const s = await refundScenario(t, 'evm-adjust');
+    const hooks = await listen(s.shop);
+    const mk = await createMerchantKey(t, s.shop);
+    const o = await s.order([{ price: '10.00', quantity: 1 }], day(-3));
+    await s.send('orders/create', o);
+    // due 9.00; a deduction of 12.34 leaves −3.34
+    const res = await t.api.post(
+      '/v2/payout-adjustments',
+      { vendorId: s.vendors[0]._id, amount: 12.34, type: 'DEDUCTION' },
+      { token: mk.token },
+    );
+    expect(res.status).toBe(201);
+    const due = payoutOf('10.00', 1, 10) - 1234n;
+    const [negative] = await hooks.arrived('balance.negative');
+    expect(negative.data.object).toMatchObject({ vendorId: s.vendors[0]._id, due: amount(due) });
+    expect(await s.balance()).toMatchObject({ due: amount(due) });
+    await s.reconcile();
   });
 
   it('line_items.updated per written line (data.object = the order read), line_items.recalculated with the job id', async () => {
