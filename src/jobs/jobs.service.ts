@@ -53,13 +53,16 @@ export class JobsService {
 
   /**
    * One part's outcome; the part that completes the set settles the job. Whether this call settled
-   * it (its `line_items.recalculated` event follows; a repeat finds it settled already).
+   * it (its `line_items.recalculated` event follows; a repeat finds it settled already). A job that
+   * recalculated lines — a recalculation, or a by-SKU update asked to recalculate (`recalculated`) —
+   * has that event, marked pending in its settling write.
    */
   async partFinished(
     scope: ShopScope,
     id: string,
     part: number,
     outcome: { done: number; failed: number; error?: string },
+    recalculated = false,
   ): Promise<boolean> {
     const _id = new Types.ObjectId(id);
     const job = await this.jobs.recordPart(scope, _id, part, outcome);
@@ -67,7 +70,8 @@ export class JobsService {
     if (job.finishedParts.length >= job.parts) {
       // A recalculation's settling write marks its line_items.recalculated pending (DESIGN §11).
       const state = job.failed > 0 ? 'failed' : 'completed';
-      await this.jobs.settle(scope, _id, state, this.clock.now(), undefined, job.type === 'recalculation');
+      const event = job.type === 'recalculation' || recalculated;
+      await this.jobs.settle(scope, _id, state, this.clock.now(), undefined, event);
       return true;
     }
     return false;

@@ -52,4 +52,14 @@ describe('line_items.recalculated and its finisher (the job settling write marks
     expect(recorder.ofType('line_items.recalculated').map((e) => e.object.state)).toEqual(['failed']);
     expect(await finisher.finish(BEFORE, 500)).toBe(0);
   });
+
+  it('a by-SKU update that recalculated its lines has the event too (marked in its settling write)', async () => {
+    const update = await jobs.create(SHOP, 'line-item-update', 1, 1);
+    expect(await jobs.partFinished(SHOP, update, 0, { done: 3, failed: 0 }, true)).toBe(true);
+    expect((await jobs.withPendingEvent(SHOP, update)).pendingAt).toEqual(SETTLED);
+    expect(await finisher.finish(BEFORE, 500)).toBe(1);
+    const [event] = recorder.ofType('line_items.recalculated');
+    expect(event.object).toMatchObject({ id: update, state: 'completed' });
+    expect(await finisher.finish(BEFORE, 500)).toBe(0);
+  });
 });

@@ -162,7 +162,7 @@ export class RecalculationService {
    * /v1/jobs/{id} shows it; keyed by the job id, so whichever part settles it (or a retry) emits it
    * once. The settling write marked it pending; once recorded the mark goes.
    */
-  private async recalculated(scope: ShopScope, jobId: string): Promise<void> {
+  async recalculated(scope: ShopScope, jobId: string): Promise<void> {
     const { job, pendingAt } = await this.jobs.withPendingEvent(scope, jobId);
     if (job.state !== 'completed' && job.state !== 'failed') return;
     crashPoint('after-change:line_items.recalculated');

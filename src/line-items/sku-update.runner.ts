@@ -41,7 +41,13 @@ export class SkuUpdateRunner {
     await track(() => this.jobs.partStarted(scope, data.jobId));
     try {
       const { done, skipped } = await this.work(scope, data);
-      await track(() => this.jobs.partFinished(scope, data.jobId, 0, { done, failed: 0 }));
+      const recalculated = Boolean(data.recalculate);
+      const settled = await track(() =>
+        this.jobs.partFinished(scope, data.jobId, 0, { done, failed: 0 }, recalculated),
+      );
+      // A by-SKU update that recalculated its lines tells it like a recalculation job (DESIGN §11).
+      if (settled && recalculated)
+        await OperationContexts.phase('events', () => this.recalculation.recalculated(scope, data.jobId));
       this.logger.log({ jobId: data.jobId, shopId: scope.shopId, done, skipped }, 'By-SKU update finished');
     } catch (err) {
       if (attempt.final) {
@@ -51,11 +57,17 @@ export class SkuUpdateRunner {
           'By-SKU update failed',
         );
         await track(() =>
-          this.jobs.partFinished(scope, data.jobId, 0, {
-            done: 0,
-            failed: 1,
-            error: `The remaining line items could not be updated (errorId ${errorId})`,
-          }),
+          this.jobs.partFinished(
+            scope,
+            data.jobId,
+            0,
+            {
+              done: 0,
+              failed: 1,
+              error: `The remaining line items could not be updated (errorId ${errorId})`,
+            },
+            Boolean(data.recalculate),
+          ),
         ).catch(() => undefined);
       }
       throw err;

@@ -65,6 +65,7 @@ export class FakeJobs implements Pick<
     id: string,
     part: number,
     outcome: { done: number; failed: number; error?: string },
+    recalculated = false,
   ): Promise<boolean> {
     const j = this.jobs.get(id)!;
     if (!j.finishedParts.includes(part)) {
@@ -76,7 +77,7 @@ export class FakeJobs implements Pick<
     if ((j.state === 'queued' || j.state === 'running') && j.finishedParts.length >= j.parts) {
       j.state = j.failed > 0 ? 'failed' : 'completed';
       j.finishedAt = this.now();
-      if (j.type === 'recalculation') j.eventPendingAt = j.finishedAt;
+      if (j.type === 'recalculation' || recalculated) j.eventPendingAt = j.finishedAt;
       return true;
     }
     return false;
