@@ -54,10 +54,13 @@ export function describeColumns<R>(columns: ReadonlyArray<CsvColumn<R>>): string
   return columns.map((c) => `\`${c.header}\` (${c.kind}): ${c.description}`).join('; ');
 }
 
-/** Rows stringified per chunk: one write per few hundred rows instead of one per row. */
-const ROWS_PER_CHUNK = 200;
-/** Rows read ahead of the formatting (two export cursor batches). */
-const READ_AHEAD_ROWS = 500;
+/** Rows stringified per chunk: one write per ~12 KB instead of one per row. */
+const ROWS_PER_CHUNK = 50;
+/**
+ * Rows read ahead of the formatting: three export cursor batches (EXPORT_BATCH_SIZE, 100), so the
+ * next getMore is in flight while these are formatted, and few enough to die young (RSS).
+ */
+const READ_AHEAD_ROWS = 300;
 
 /**
  * RFC 4180 text of `rows` (any object-mode Readable: a database cursor streams straight through),
