@@ -449,7 +449,11 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
   async writeTallies(scope: ShopScope, rows: TallyPendingRow[]): Promise<void> {
     const ops = rows.flatMap((r) =>
       r.keep
-        ? [{ updateOne: { filter: this.scoped(scope, { _id: r._id }), update: { $set: { tally: r.tally } } } }]
+        ? [
+            {
+              updateOne: { filter: this.scoped(scope, { _id: r._id }), update: { $set: { tally: r.tally } } },
+            },
+          ]
         : [
             {
               updateOne: {
