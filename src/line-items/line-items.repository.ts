@@ -271,12 +271,15 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
    * The rows a batch settled (sale and refund rows carrying its id), oldest first. `vendorId` is the
    * batch's vendor: it keeps the read on the batch index for shop and vendor callers alike.
    */
-  batchRows(scope: ShopScope, batchId: string, vendorId: Types.ObjectId): Promise<MoneyRowSource[]> {
-    return this.model
-      .find(this.scoped(scope, { batchId, vendorId }), MONEY_ROW_PROJECTION)
+  async batchRows(scope: ShopScope, batchId: string, vendorId: Types.ObjectId): Promise<MoneyRowSource[]> {
+    // raw documents decoded field by field, as exports read them (readMoneyRow)
+    const docs = await this.model
+      .find(this.scoped(scope, { batchId, vendorId }))
       .sort(STATEMENT_ORDER)
-      .lean<MoneyRowSource[]>()
+      .setOptions({ raw: true })
+      .lean<Buffer[]>()
       .exec();
+    return docs.map(readMoneyRow);
   }
 
   /** The same rows as a cursor, for the statement's CSV. */
