@@ -6,7 +6,7 @@ import type { CursorRows, CursorWindow } from '../common/pagination';
 import { ModelOutbox, withOutbox } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope, TenantRepository } from '../common/tenancy';
-import { payoutState, round2, sumAmounts } from '../common/money';
+import { payoutState, sumAmounts } from '../common/money';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { chunkedBulkWrite } from '../database/bulk-write';
 import { bsonFieldReader } from '../database/bson-fields';
