@@ -9,6 +9,7 @@
 //   BENCH_STATEMENT_ROWS (5,000) row batch ≤ 1 s, the CSV export of every row ≥ 20,000 rows/s with
 //   API RSS growth < 50 MB while streaming, and (once the maintained balance's endpoint exists)
 //   GET /v1/vendors/{id}/balance p95 ≤ 50 ms.
+const { readFileSync } = require('node:fs');
 const { MongoClient, ObjectId } = require('mongodb');
 const { BASE, benchShop, cli, json, rssMb } = require('./harness');
 const { lineItem, seedVendors, insertChunked } = require('./payouts.bench');
@@ -16,6 +17,12 @@ const { lineItem, seedVendors, insertChunked } = require('./payouts.bench');
 const DAY = 24 * 3600 * 1000;
 const START = Date.UTC(2025, 0, 1);
 const REQUESTS = Number(process.env.BENCH_REQUESTS || 40);
+
+/** CPU seconds (user + system) a process has used, from /proc. */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
 
 const pct = (samples, p) => {
   const s = [...samples].sort((a, b) => a - b);
@@ -260,6 +267,7 @@ async function money(server) {
     const sampler = setInterval(() => {
       maxRss = Math.max(maxRss, rssMb(server.pid).current);
     }, 50);
+    const c0 = cpuSeconds(server.pid);
     const e0 = performance.now();
     const res = await fetch(`${BASE}/v1/payouts?vendorId=${vendor._id}`, {
       headers: { 'x-access-token': shop.token, accept: 'text/csv' },
@@ -269,6 +277,7 @@ async function money(server) {
     for await (const chunk of res.body)
       lines += (decoder.decode(chunk, { stream: true }).match(/\r\n/g) || []).length;
     const seconds = (performance.now() - e0) / 1000;
+    const apiCpu = cpuSeconds(server.pid) - c0;
     clearInterval(sampler);
     const exported = lines - 1;
     const rate = Math.round(exported / seconds);
@@ -279,7 +288,34 @@ async function money(server) {
       seconds: +seconds.toFixed(2),
       'rows/s': rate,
       rss_growth_mb: growth,
+      api_cpu_s: +apiCpu.toFixed(2),
     });
+    // The same rows read through the driver alone, just after, on the same machine load: the floor
+    // (the store's own cost: whole raw documents, as the export now reads them, nothing decoded)
+    // and the export's read before csv-speed (the ~30-field projection, deserialized).
+    const where = {
+      shopId,
+      inPayouts: true,
+      vendorId: vendor._id,
+      type: { $in: ['sale', 'refund', null] },
+    };
+    const sort = { orderCreatedAt: -1, _id: -1 };
+    const { MONEY_ROW_PROJECTION } = require('../../dist/line-items/line-item-views');
+    for (const [name, options] of [
+      ['driver floor: raw documents, none decoded', { sort, batchSize: 100, raw: true }],
+      [
+        'driver: the read before (projection, deserialized)',
+        { sort, batchSize: 500, projection: MONEY_ROW_PROJECTION },
+      ],
+    ]) {
+      const t0 = performance.now();
+      let n = 0;
+      for await (const _ of items.find(where, options)) n++;
+      const s = (performance.now() - t0) / 1000;
+      rows.push({ scenario: `${name} (${n})`, seconds: +s.toFixed(2), 'rows/s': Math.round(n / s) });
+    }
+    const floor = rows[rows.length - 2]['rows/s'];
+    rows.push({ scenario: 'CSV export / driver floor (rows/s)', ratio: +(rate / floor).toFixed(2) });
 
     // The maintained balance. The rows and the balance document were stored as the API leaves them
     // (every row counted by the tally); payouts:reconcile proves the sums against the rows first.

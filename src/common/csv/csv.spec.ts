@@ -1,7 +1,9 @@
+import fc from 'fast-check';
+import { stringify } from 'csv-stringify/sync';
 import { Readable } from 'node:stream';
 import { parseCsv } from '../../../test/support/csv';
 import { formatAmount } from '../money';
-import { csvCell, CsvColumn, csvStream, neutraliseFormula } from './csv';
+import { csvCell, CsvColumn, csvRecord, csvStream, neutraliseFormula } from './csv';
 import { wantsCsv } from './content-negotiation';
 
 async function text(stream: Readable): Promise<string> {
@@ -63,6 +65,43 @@ describe('CSV', () => {
     ]);
     await new Promise((r) => setImmediate(r));
     expect(counted).toBe(4);
+  });
+
+  it('writes the header alone when there is no row', async () => {
+    const columns: CsvColumn<{ a: string }>[] = [
+      { header: 'a', kind: 'text', value: (r) => r.a, description: 'a' },
+      { header: 'b', kind: 'amount', value: () => 1, description: 'b' },
+    ];
+    expect(await text(csvStream(columns, Readable.from([])))).toBe('a,b\r\n');
+  });
+
+  it('writes every row exactly as csv-stringify writes the whole table (plain rows joined, the rest through it)', async () => {
+    type Row = { a: string; b: string; n: number | null };
+    const columns: CsvColumn<Row>[] = [
+      { header: 'a', kind: 'text', value: (r) => r.a, description: 'a' },
+      { header: 'n', kind: 'amount', value: (r) => r.n, description: 'n' },
+      { header: 'b', kind: 'text', value: (r) => r.b, description: 'b' },
+    ];
+    // the oracle: csv-stringify over all records at once, with the options csvStream documents
+    const oracle = (rows: Row[]) =>
+      stringify(
+        rows.map((r) => csvRecord(columns, r)),
+        { header: true, columns: ['a', 'n', 'b'], record_delimiter: 'windows', quoted_match: /[\r\n]/ },
+      );
+    const cell = fc.string({
+      unit: fc.constantFrom('a', ' ', ',', '"', '\r', '\n', 'é', '=', '-', "'", ';', '\t'),
+    });
+    const row = fc.record({
+      a: cell,
+      b: cell,
+      n: fc.option(fc.integer({ min: -1e9, max: 1e9 }).map((c) => c / 100)),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(row, { maxLength: 130 }), async (rows) => {
+        expect(await text(csvStream(columns, Readable.from(rows)))).toBe(oracle(rows));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('reports the error that stops a stream (a cursor failing mid-way)', async () => {
