@@ -28,9 +28,22 @@ const LEASE_MS = 30_000;
  * counted once. A caller that finds the lease taken leaves an ask, and the holder looks again
  * before it lets go. The sweeper settles whatever a crash left marked.
  */
+interface RunOutcome {
+  others: string[];
+  skipped: boolean;
+  done: boolean;
+}
+
+/** A vendor's run in this process, and the one queued behind it (shared by every later caller). */
+interface Slot {
+  running: Promise<RunOutcome> | null;
+  waiting: Promise<RunOutcome> | null;
+}
+
 @Injectable()
 export class VendorTally {
   private readonly logger = new Logger('VendorTally');
+  private readonly slots = new Map<string, Slot>();
 
   constructor(
     private readonly lineItems: LineItemsRepository,
@@ -51,7 +64,7 @@ export class VendorTally {
         const vendor = queue.shift()!;
         const id = toObjectId(vendor);
         if (!id) continue;
-        const { others, skipped, done } = await this.run(scope, id);
+        const { others, skipped, done } = await this.coalesced(scope, id);
         complete &&= done;
         for (const o of others) if (!queue.includes(o)) queue.push(o);
         // Rows still counted at another vendor: once that vendor let go of them, count them here.
@@ -74,10 +87,34 @@ export class VendorTally {
     return true;
   }
 
-  private async run(
-    scope: ShopScope,
-    vendorId: Types.ObjectId,
-  ): Promise<{ others: string[]; skipped: boolean; done: boolean }> {
+  /**
+   * The vendor's run, shared within this process: callers that come while a run is going wait for
+   * the one queued behind it (which starts after their writes, so it counts them) and share it —
+   * a burst of ingestion jobs for one vendor costs two runs, not one each, and never contends for
+   * the lease with itself. Across processes the lease and its asks do the same.
+   */
+  private coalesced(scope: ShopScope, vendorId: Types.ObjectId): Promise<RunOutcome> {
+    const key = `${scope.shopId}:${String(vendorId)}`;
+    const slot = this.slots.get(key) ?? { running: null, waiting: null };
+    if (slot.waiting) return slot.waiting;
+    this.slots.set(key, slot);
+    const prior = slot.running;
+    const mine: Promise<RunOutcome> = (prior ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => {
+        if (slot.waiting === mine) slot.waiting = null;
+        slot.running = mine;
+        return this.run(scope, vendorId);
+      })
+      .finally(() => {
+        if (slot.running === mine && !slot.waiting) this.slots.delete(key);
+      });
+    if (prior) slot.waiting = mine;
+    else slot.running = mine;
+    return mine;
+  }
+
+  private async run(scope: ShopScope, vendorId: Types.ObjectId): Promise<RunOutcome> {
     const token = randomUUID();
     const others = new Set<string>();
     let skipped = false;

@@ -5,6 +5,9 @@ import { VendorBalance } from '../../src/balances/vendor-balance.schema';
 import { shopScope } from '../../src/common/tenancy';
 import { LineItem } from '../../src/line-items/line-item.schema';
 import { VendorTally } from '../../src/line-items/vendor-tally.service';
+import { LineItemsRepository } from '../../src/line-items/line-items.repository';
+import { VendorBalancesRepository } from '../../src/balances/vendor-balances.repository';
+import { Clock } from '../../src/common/clock/clock';
 import { PayoutMaintenanceProcessor } from '../../src/payouts/payout-maintenance.processor';
 import { startApp, TestApp } from '../support/app';
 import { amount, day, payoutOf, refundScenario } from '../support/refund-scenario';
@@ -118,7 +121,7 @@ describe('the maintained vendor balance (e2e)', () => {
     await s.reconcile();
   });
 
-  it('runs racing on one vendor (requests and the sweeper) count every change once', async () => {
+  it('runs racing on one vendor (callers in three processes and the sweeper) count every change once', async () => {
     const s = await seeded('tally-race');
     const vendorId = new Types.ObjectId(s.vendors[0]._id);
     let expected = 0n;
@@ -140,10 +143,20 @@ describe('the maintained vendor balance (e2e)', () => {
         { $set: { balance: Number(cents) / 100 }, $inc: { tallyDirt: 1 } },
       );
     }
-    const tally = t.app.get(VendorTally);
     const scope = shopScope(s.shop.shopId);
+    // Three instances stand for three processes (each coalesces its own callers; across them the
+    // lease and its asks decide), two callers each, and the sweeper.
+    const processes = Array.from(
+      { length: 3 },
+      () =>
+        new VendorTally(
+          t.app.get(LineItemsRepository),
+          t.app.get(VendorBalancesRepository),
+          t.app.get(Clock),
+        ),
+    );
     await Promise.all([
-      ...Array.from({ length: 6 }, () => tally.settle(scope, [vendorId])),
+      ...processes.flatMap((p) => [p.settle(scope, [vendorId]), p.settle(scope, [vendorId])]),
       t.app.get(PayoutMaintenanceProcessor).sweepNow(),
     ]);
     expect(await s.balance()).toMatchObject({ due: amount(perVendor + expected) });
