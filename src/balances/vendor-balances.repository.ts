@@ -162,9 +162,20 @@ export class VendorBalancesRepository extends TenantRepository<VendorBalance> {
     }
   }
 
-  /** Tells the lease holder that rows changed after it looked (it looks again before letting go). */
-  async askTally(scope: ShopScope, vendorId: Types.ObjectId): Promise<void> {
-    await this.model.updateOne(this.scoped(scope, { vendorId }), { $inc: { tallyAsks: 1 } }).exec();
+  /**
+   * Tells the lease holder that rows changed after it looked (it looks again before letting go).
+   * False when no live lease is held any more (the caller takes the lease itself).
+   */
+  async askTally(scope: ShopScope, vendorId: Types.ObjectId, now: Date): Promise<boolean> {
+    const res = await this.model
+      .updateOne(
+        this.scoped(scope, { vendorId, tallyLease: { $ne: null }, tallyLeaseUntil: { $gte: now } }),
+        {
+          $inc: { tallyAsks: 1 },
+        },
+      )
+      .exec();
+    return res.matchedCount === 1;
   }
 
   /**

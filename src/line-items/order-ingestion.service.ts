@@ -202,8 +202,9 @@ export class OrderIngestionService {
     );
     if (isNewOrder) await this.summaries.writeNew(scope, order.orderId, docs);
     else await this.summaries.write(scope, [order.orderId], docs, vendorChanged);
-    // The vendors' balance sums (the vendors the order's lines had and have now).
-    await this.tally.settle(scope, [
+    // The vendors' balance sums (the vendors the order's lines had and have now), counted by the
+    // vendor's next tally run: this job does not wait for it.
+    this.tally.settleSoon(scope, [
       ...rows.map((r) => r.vendorId),
       ...inserts.map((i) => i.vendorId),
       ...writes.map((w) => w.set.vendorId),

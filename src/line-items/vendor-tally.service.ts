@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { VendorBalancesRepository } from '../balances/vendor-balances.repository';
 import { Clock } from '../common/clock/clock';
@@ -15,6 +15,11 @@ const MAX_STEPS = 200;
 /** Vendor runs per call (a row moving between vendors needs both). */
 const MAX_RUNS = 20;
 const LEASE_MS = 30_000;
+/**
+ * How long the webhook path waits before counting (settleSoon): a burst of orders for a vendor is
+ * counted by one run instead of one each (the balance of that vendor lags by about this much).
+ */
+const SOON_MS = 200;
 
 /**
  * Keeps each vendor's `due` and `pending` sums (vendor_balances) equal to its unfrozen rows at write
@@ -41,9 +46,11 @@ interface Slot {
 }
 
 @Injectable()
-export class VendorTally {
+export class VendorTally implements OnApplicationShutdown {
   private readonly logger = new Logger('VendorTally');
   private readonly slots = new Map<string, Slot>();
+  /** Background runs due to start (settleSoon), by shop and vendor. */
+  private readonly soon = new Map<string, Promise<void>>();
 
   constructor(
     private readonly lineItems: LineItemsRepository,
@@ -72,6 +79,65 @@ export class VendorTally {
       }
       return complete && queue.length === 0;
     });
+  }
+
+  /**
+   * `settle` without waiting for it: the webhook path (ingestion, refunds), whose jobs must not
+   * queue behind the counting — a burst's rows are counted by the vendor's next run together. A run
+   * that fails is logged; its rows stay marked for the next run or the sweeper. Reads of the balance
+   * in this process wait for it (`idle`).
+   */
+  settleSoon(scope: ShopScope, vendorIds: Iterable<unknown>): void {
+    for (const vendor of new Set([...vendorIds].filter((v) => v != null).map(String))) {
+      const key = `${scope.shopId}:${vendor}`;
+      if (this.soon.has(key)) continue; // a run is already due to start: it will see these rows
+      const due = new Promise((r) => setTimeout(r, SOON_MS))
+        .then(() => {
+          this.soon.delete(key);
+          return this.settle(scope, [vendor]);
+        })
+        .then(
+          () => undefined,
+          (err: unknown) =>
+            this.logger.warn(
+              { shopId: scope.shopId, err: (err as Error)?.message },
+              'Tally run failed: left to the next',
+            ),
+        );
+      this.soon.set(key, due);
+    }
+  }
+
+  /**
+   * Waits (at most `timeoutMs`) for this process's runs of the vendor, going or queued: a balance
+   * read after a write in this process sees it counted.
+   */
+  async idle(scope: ShopScope, vendorId: unknown, timeoutMs = 2_000): Promise<void> {
+    const key = `${scope.shopId}:${String(vendorId)}`;
+    await this.soon.get(key); // a run about to start (it never throws)
+    const slot = this.slots.get(key);
+    const last = slot?.waiting ?? slot?.running;
+    if (!last) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([last.catch(() => undefined), new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
+    clearTimeout(timer);
+  }
+
+  /** Waits (at most `timeoutMs`) until this process has no run going or queued (shutdown, tests). */
+  async drained(timeoutMs = 5_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.slots.size + this.soon.size > 0 && Date.now() < deadline) {
+      const runs = [
+        ...this.soon.values(),
+        ...[...this.slots.values()].map((s) => (s.waiting ?? s.running)!.catch(() => undefined)),
+      ];
+      await Promise.race([Promise.all(runs), new Promise((r) => setTimeout(r, 100))]);
+    }
+  }
+
+  /** Lets the runs in flight finish (bounded) before the process stops; what is left, the sweeper counts. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.drained();
   }
 
   /**
@@ -120,8 +186,10 @@ export class VendorTally {
     let skipped = false;
     let held = await this.lease(scope, vendorId, token);
     if (!held) {
-      // Busy: ask the holder to look again, then try once more (it may have let go meanwhile).
-      await this.balances.askTally(scope, vendorId);
+      // Busy: ask the holder to look again (only while it holds a live lease); when nobody holds
+      // it any more, try once more.
+      if (await this.balances.askTally(scope, vendorId, this.clock.now()))
+        return { others: [], skipped: false, done: false };
       held = await this.lease(scope, vendorId, token);
       if (!held) return { others: [], skipped: false, done: false };
     }

@@ -8,6 +8,7 @@ import { type ShopScope, toObjectId } from '../common/tenancy';
 import { VendorsRepository } from '../vendors/vendors.repository';
 import type { VendorBalanceDto } from './dto/vendor-balance.dto';
 import { VendorBalancesRepository } from '../balances/vendor-balances.repository';
+import { VendorTally } from '../line-items/vendor-tally.service';
 
 /**
  * A vendor's payout balance (DESIGN §8), read from what is maintained at write time: `paidToDate`,
@@ -24,6 +25,7 @@ export class VendorBalanceService {
     private readonly balances: VendorBalancesRepository,
     private readonly adjustments: PayoutAdjustmentsRepository,
     private readonly clock: Clock,
+    private readonly tally: VendorTally,
   ) {}
 
   async get(scope: ShopScope, vendorId: string): Promise<VendorBalanceDto> {
@@ -31,6 +33,8 @@ export class VendorBalanceService {
     // A vendor caller reads only its own balance (its scope would narrow every read to itself).
     if (!id || (scope.vendorId && scope.vendorId !== String(id))) throw new NotFoundError('Vendor');
     const today = dayEnd(dayOf(this.clock.now()))!;
+    // A change this process is still counting (the webhook path counts after its job) is waited for.
+    await this.tally.idle(scope, id);
     // One round trip: the balance document (scoped: it exists only for a vendor of this shop that
     // has rows or batches) and the UNPAID adjustments' sum. Only a vendor without a balance
     // document needs the vendor read for its 404.

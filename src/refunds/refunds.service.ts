@@ -84,7 +84,10 @@ export class RefundsService {
       scope,
       docs.map((d) => ({ ...d, eventPendingAt: at })),
     );
-    await this.tally.settle(scope, docs.map((d) => d.vendorId));
+    this.tally.settleSoon(
+      scope,
+      docs.map((d) => d.vendorId),
+    );
     await this.refunds.markApplied(
       scope,
       appliedRefundIds.filter((id) => !refunds.find((r) => r.refundId === id)?.rowsApplied),

@@ -41,6 +41,7 @@ describe('the maintained vendor balance (e2e)', () => {
       day(-5),
     );
     await s.send('orders/create', o);
+    await t.app.get(VendorTally).drained(); // the webhook path counts after its job
     const stored = await lines
       .find({ shopId: new Types.ObjectId(s.shop.shopId), orderId: o.id })
       .lean()
@@ -131,6 +132,7 @@ describe('the maintained vendor balance (e2e)', () => {
       day(-4),
     );
     await s.send('orders/create', o);
+    await t.app.get(VendorTally).drained();
     const rows = await lines
       .find({ shopId: new Types.ObjectId(s.shop.shopId), orderId: o.id })
       .lean()
