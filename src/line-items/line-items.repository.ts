@@ -13,7 +13,7 @@ import { bsonFieldReader } from '../database/bson-fields';
 import { anyOf } from '../database/query-filters';
 import type { TallyPendingRow } from '../balances/vendor-balance.schema';
 import { LineItem, LineItemFulfillment } from './line-item.schema';
-import { type TallySource, touchesTally } from './vendor-tally';
+import { TALLY_EXPRESSION, type TallySource, touchesTally } from './vendor-tally';
 import {
   BatchPaidLineItem,
   FULFILLABLE_PROJECTION,
@@ -446,46 +446,40 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
 
   /**
    * Writes back what a tally step counted: each row's contribution, and its mark cleared unless the
-   * row changed again since it was read (or is left marked for another vendor). Rows with the same
-   * contribution and mark share one `updateMany` (this store pays ~2 ms per single-row statement);
-   * only when some row changed meanwhile does a second pass write the contribution alone.
-   * Idempotent: a run that resumes a dead one's pending list writes the same values.
+   * row changed again since it was read (or is left marked for another vendor). A row unchanged
+   * since it was read gets `tallyOf` of itself — written by one pipeline `updateMany` per mark value
+   * (TALLY_EXPRESSION: this store pays ~2 ms per single-row statement); a row that changed
+   * meanwhile, or one left for another vendor, gets the counted value itself. Idempotent: a run
+   * that resumes a dead one's pending list writes the same values.
    */
   async writeTallies(scope: ShopScope, rows: TallyPendingRow[]): Promise<void> {
     if (rows.length === 0) return;
-    const groups = new Map<
-      string,
-      { tally: TallyPendingRow['tally']; dirt: number | null; keep: boolean; ids: Types.ObjectId[] }
-    >();
-    for (const r of rows) {
-      const key = JSON.stringify([r.tally, r.dirt, Boolean(r.keep)]);
-      const g = groups.get(key) ?? { tally: r.tally, dirt: r.dirt, keep: Boolean(r.keep), ids: [] };
+    const byDirt = new Map<string, { dirt: number | null; ids: Types.ObjectId[] }>();
+    for (const r of rows.filter((x) => !x.keep)) {
+      const g = byDirt.get(String(r.dirt)) ?? { dirt: r.dirt, ids: [] };
       g.ids.push(r._id);
-      groups.set(key, g);
+      byDirt.set(String(r.dirt), g);
     }
-    const write = (
-      g: { tally: unknown; dirt: number | null; keep: boolean; ids: Types.ObjectId[] },
-      still: boolean,
-    ) => {
-      const _id = g.ids.length === 1 ? g.ids[0] : { $in: g.ids };
-      const filter = g.keep ? { _id } : { _id, tallyDirt: still ? g.dirt : { $ne: g.dirt } };
-      const update = { $set: g.keep || !still ? { tally: g.tally } : { tally: g.tally, tallyDirt: 0 } };
-      return g.ids.length === 1
-        ? { updateOne: { filter: this.scoped(scope, filter), update } }
-        : { updateMany: { filter: this.scoped(scope, filter), update } };
-    };
-    const all = [...groups.values()];
-    const res = await chunkedBulkWrite(
-      this.model,
-      all.map((g) => write(g, true)) as Parameters<Model<LineItem>['bulkWrite']>[0],
-    );
+    const own = [...byDirt.values()].map((g) => ({
+      updateMany: {
+        filter: this.scoped(scope, { _id: { $in: g.ids }, tallyDirt: g.dirt }),
+        update: [{ $set: { tally: TALLY_EXPRESSION, tallyDirt: 0 } }],
+      },
+    }));
+    const explicit = (r: TallyPendingRow, filter: Record<string, unknown>) => ({
+      updateOne: {
+        filter: this.scoped(scope, { _id: r._id, ...filter }),
+        update: { $set: { tally: r.tally } },
+      },
+    });
+    const kept = rows.filter((r) => r.keep).map((r) => explicit(r, {}));
+    const res = await chunkedBulkWrite(this.model, [...own, ...kept] as Parameters<
+      Model<LineItem>['bulkWrite']
+    >[0]);
     if (res.matchedCount < rows.length) {
       // Some row changed after it was read: it keeps its mark, and gets what was counted of it.
-      const changed = all.filter((g) => !g.keep);
-      await chunkedBulkWrite(
-        this.model,
-        changed.map((g) => write(g, false)) as Parameters<Model<LineItem>['bulkWrite']>[0],
-      );
+      const changed = rows.filter((r) => !r.keep).map((r) => explicit(r, { tallyDirt: { $ne: r.dirt } }));
+      await chunkedBulkWrite(this.model, changed as Parameters<Model<LineItem>['bulkWrite']>[0]);
     }
   }
 

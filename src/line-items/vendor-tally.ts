@@ -32,6 +32,25 @@ export function tallyOf(row: TallySource): RowTally {
   return { v: row.vendorId, k: row.inPayouts ? 'due' : 'pending', c: toCents(row.balance ?? 0) };
 }
 
+/**
+ * `tallyOf` as an update-pipeline expression over the row's own fields, for the write-back of rows
+ * unchanged since they were read (one `updateMany` instead of one statement per row). It must give
+ * what `tallyOf` gives for the row as read — the same three cases, and the stored 2-decimal
+ * `balance` in whole cents (exact for 2-decimal values: no half-way case to round) — which the
+ * e2e suite proves by comparing every stored contribution with `tallyOf` and reconcile with the rows.
+ */
+export const TALLY_EXPRESSION = {
+  $cond: [
+    { $or: [{ $eq: [{ $ifNull: ['$vendorId', null] }, null] }, { $eq: ['$frozen', true] }] },
+    { $literal: NO_TALLY },
+    {
+      v: '$vendorId',
+      k: { $cond: [{ $eq: ['$inPayouts', true] }, 'due', 'pending'] },
+      c: { $round: [{ $multiply: [{ $ifNull: ['$balance', 0] }, 100] }, 0] },
+    },
+  ],
+} as const;
+
 const counts = (t: RowTally | null | undefined, vendor: string) =>
   t && t.k && t.v && String(t.v) === vendor ? t : null;
 

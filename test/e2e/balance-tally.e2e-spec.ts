@@ -10,7 +10,8 @@ import { VendorBalancesRepository } from '../../src/balances/vendor-balances.rep
 import { Clock } from '../../src/common/clock/clock';
 import { PayoutMaintenanceProcessor } from '../../src/payouts/payout-maintenance.processor';
 import { startApp, TestApp } from '../support/app';
-import { amount, day, payoutOf, refundScenario } from '../support/refund-scenario';
+import { amount, c, day, payoutOf, refundScenario } from '../support/refund-scenario';
+import { tallyOf } from '../../src/line-items/vendor-tally';
 
 // The maintained balance (issue 17 item 6, DESIGN §8): `due` and `pending` are sums kept at write
 // time by the tally, read as one document. These tests open the crash windows by hand — a writer
@@ -57,6 +58,30 @@ describe('the maintained vendor balance (e2e)', () => {
     expect(s.stored.every((r: any) => r.tallyDirt === 0 && r.tally?.k === 'due')).toBe(true);
     await s.batch(day(-1));
     expect(await s.balance()).toMatchObject({ due: 0, paidToDate: amount(perVendor) });
+    await s.reconcile();
+  });
+
+  it('the stored contribution of every row is tallyOf of the row (the write-back pipeline agrees with the function), float traps included', async () => {
+    const s = await refundScenario(t, 'tally-expr');
+    const shopId = new Types.ObjectId(s.shop.shopId);
+    const traps = [0.07, 1.15, 4.35, -27.01, 1.005 - 0.005, 0.1 + 0.2, 1234567.89, -0.01, 0, 2.68];
+    const o = await s.order(
+      traps.map((_, i) => ({ price: `${i + 1}.00`, quantity: 1 })),
+      day(-5),
+    );
+    await s.send('orders/create', o);
+    await t.app.get(VendorTally).drained();
+    const stored = await lines.find({ shopId, orderId: o.id }).lean().exec();
+    expect(stored).toHaveLength(traps.length);
+    let expected = 0n;
+    for (const [i, r] of stored.entries()) {
+      expected += c(traps[i].toFixed(2));
+      await lines.updateOne({ shopId, _id: r._id }, { $set: { balance: traps[i] }, $inc: { tallyDirt: 1 } });
+    }
+    await t.app.get(VendorTally).settle(shopScope(s.shop.shopId), [s.vendors[0]._id]);
+    const after = await lines.find({ shopId }).lean().exec();
+    for (const r of after) expect({ ...r.tally, c: Number(r.tally!.c) }).toEqual(tallyOf(r as any));
+    expect(await s.balance()).toMatchObject({ due: amount(expected) });
     await s.reconcile();
   });
 
