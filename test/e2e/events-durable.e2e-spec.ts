@@ -1,13 +1,11 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Connection, Types } from 'mongoose';
-import { Webhook } from 'standardwebhooks';
 import { EventSink } from '../../src/events/event-sink';
 import { EventsSweeper } from '../../src/events/events-sweeper.service';
 import { eventIdFor } from '../../src/events/fan-out';
 import { startApp, TestApp } from '../support/app';
 import { createShop, TestShop } from '../support/factory';
-import { Receiver } from '../support/receiver';
+import { listenForEvents, Receiver } from '../support/receiver';
 import { amount, day, payoutOf, refundScenario, share } from '../support/refund-scenario';
 import { shopifyRefund } from '../support/refunds';
 import { eventually, shopifyFulfillment } from '../support/webhooks';
@@ -28,24 +26,7 @@ describe('durable order and money events: pending-event markers and the sweeper 
   const saved = { ...process.env };
   const GRACE_MS = 10 * 60_000; // past INBOX_REDRIVE_AFTER_SECONDS (the sweeper's grace period)
 
-  const listen = async (shop: TestShop) => {
-    const r = await Receiver.start();
-    receivers.push(r);
-    const res = await t.api.post('/v1/webhook-endpoints', { url: r.url }, { token: shop.token });
-    expect(res.status).toBe(200);
-    const hook = new Webhook(res.body.secret as string);
-    const of = (type: string) =>
-      r.received
-        .map((x) => hook.verify(x.body, x.headers) as Record<string, any>)
-        .filter((b) => b.type === type);
-    const arrived = (type: string, n = 1) =>
-      eventually(async () => {
-        const byId = new Map(of(type).map((b) => [b.id, b]));
-        expect(byId.size).toBe(n);
-        return [...byId.values()];
-      }, 10000);
-    return { r, of, arrived };
-  };
+  const listen = (shop: TestShop) => listenForEvents(t, shop, receivers);
 
   /**
    * Runs `change` while the sink refuses to record events of `type` (the crash window), then

@@ -1,11 +1,8 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
-import { Webhook } from 'standardwebhooks';
 import { startApp, TestApp } from '../support/app';
 import { createMerchantKey, createShop, TestShop } from '../support/factory';
-import { Receiver } from '../support/receiver';
+import { listenForEvents, Receiver } from '../support/receiver';
 import { amount, day, payoutOf, refundScenario, share } from '../support/refund-scenario';
 import { shopifyRefund } from '../support/refunds';
-import { eventually } from '../support/webhooks';
 
 /**
  * The events of orders, line items and money (issue 19 on top of issue 17), received by a real
@@ -18,27 +15,7 @@ describe('order and money events (e2e)', () => {
   const receivers: Receiver[] = [];
   const saved = { ...process.env };
 
-  /** An endpoint of the shop on a fresh receiver: the receiver and a verifier of its deliveries. */
-  const listen = async (shop: TestShop) => {
-    const r = await Receiver.start();
-    receivers.push(r);
-    const res = await t.api.post('/v1/webhook-endpoints', { url: r.url }, { token: shop.token });
-    expect(res.status).toBe(200);
-    const hook = new Webhook(res.body.secret as string);
-    /** Every verified event of a type (a bad signature throws, failing the test). */
-    const of = (type: string) =>
-      r.received
-        .map((x) => hook.verify(x.body, x.headers) as Record<string, any>)
-        .filter((b) => b.type === type);
-    /** Waits until exactly `n` distinct events of the type arrived (by id), and returns them. */
-    const arrived = (type: string, n = 1) =>
-      eventually(async () => {
-        const byId = new Map(of(type).map((b) => [b.id, b]));
-        expect(byId.size).toBe(n);
-        return [...byId.values()];
-      }, 10000);
-    return { r, of, arrived };
-  };
+  const listen = (shop: TestShop) => listenForEvents(t, shop, receivers);
 
   beforeAll(async () => {
     process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';

@@ -1,6 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import type { TestApp } from './app';
+import type { TestShop } from './factory';
+import { eventually } from './webhooks';
 
 /** One request a receiver got. */
 export interface Received {
@@ -68,4 +72,28 @@ export class Receiver {
       else reply();
     });
   }
+}
+
+/**
+ * An endpoint of the shop on a fresh receiver (pushed to `receivers` for closing), with a verifier
+ * of its deliveries: `of(type)` every verified event of a type (a bad signature throws, failing the
+ * test), `arrived(type, n)` waits until exactly n distinct events of the type arrived (by id).
+ */
+export async function listenForEvents(t: TestApp, shop: TestShop, receivers: Receiver[]) {
+  const r = await Receiver.start();
+  receivers.push(r);
+  const res = await t.api.post('/v1/webhook-endpoints', { url: r.url }, { token: shop.token });
+  expect(res.status).toBe(200);
+  const hook = new Webhook(res.body.secret as string);
+  const of = (type: string) =>
+    r.received
+      .map((x) => hook.verify(x.body, x.headers) as Record<string, any>)
+      .filter((b) => b.type === type);
+  const arrived = (type: string, n = 1) =>
+    eventually(async () => {
+      const byId = new Map(of(type).map((b) => [b.id, b]));
+      expect(byId.size).toBe(n);
+      return [...byId.values()];
+    }, 10000);
+  return { r, of, arrived };
 }
