@@ -89,7 +89,7 @@ export class VendorTally implements OnApplicationShutdown {
    */
   settleSoon(scope: ShopScope, vendorIds: Iterable<unknown>): void {
     for (const vendor of new Set([...vendorIds].filter((v) => v != null).map(String))) {
-      const key = `${scope.shopId}:${vendor}`;
+      const key = slotKey(scope, vendor);
       if (this.soon.has(key)) continue; // a run is already due to start: it will see these rows
       const due = new Promise((r) => setTimeout(r, SOON_MS))
         .then(() => {
@@ -113,7 +113,7 @@ export class VendorTally implements OnApplicationShutdown {
    * read after a write in this process sees it counted.
    */
   async idle(scope: ShopScope, vendorId: unknown, timeoutMs = 2_000): Promise<void> {
-    const key = `${scope.shopId}:${String(vendorId)}`;
+    const key = slotKey(scope, vendorId);
     await this.soon.get(key); // a run about to start (it never throws)
     const slot = this.slots.get(key);
     const last = slot?.waiting ?? slot?.running;
@@ -160,7 +160,7 @@ export class VendorTally implements OnApplicationShutdown {
    * the lease with itself. Across processes the lease and its asks do the same.
    */
   private coalesced(scope: ShopScope, vendorId: Types.ObjectId): Promise<RunOutcome> {
-    const key = `${scope.shopId}:${String(vendorId)}`;
+    const key = slotKey(scope, vendorId);
     const slot = this.slots.get(key) ?? { running: null, waiting: null };
     if (slot.waiting) return slot.waiting;
     this.slots.set(key, slot);
@@ -228,4 +228,9 @@ export class VendorTally implements OnApplicationShutdown {
     const now = this.clock.now();
     return this.balances.leaseTally(scope, vendorId, token, now, new Date(now.getTime() + LEASE_MS));
   }
+}
+
+/** A vendor's key among this process's runs (its shop and id). */
+function slotKey(scope: ShopScope, vendorId: unknown): string {
+  return `${scope.shopId}:${String(vendorId)}`;
 }
