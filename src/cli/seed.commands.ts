@@ -25,7 +25,8 @@ import { JobWaiter } from './job-waiter';
 import { NO_PROGRESS, Progress } from './progress';
 
 const MAX_ORDERS = 1_000_000;
-const IN_FLIGHT = 200;
+/** Deliveries sent at a time; the next chunk is sent while the one before is still being processed. */
+const CHUNK = 100;
 
 const DEFAULT_ORDERS = 50;
 
@@ -40,7 +41,8 @@ function parseOrders(value: string | number | undefined): number {
 
 /**
  * Sends the deliveries through the real ingestion path (signature check, the inbox, the queue) and
- * waits until each has been processed, a bounded number in flight at a time.
+ * waits until each has been processed, at most two chunks in flight: the next chunk is sent while
+ * the one before is processed, so the workers never wait for a whole chunk's last job.
  */
 async function ingestAll(
   app: INestApplicationContext,
@@ -65,8 +67,9 @@ async function ingestAll(
   progress.update(done, deliveries.length);
   const waiter = new JobWaiter(queue, () => progress.update(++done, deliveries.length));
   try {
-    for (let i = 0; i < deliveries.length; i += IN_FLIGHT) {
-      const chunk = deliveries.slice(i, i + IN_FLIGHT);
+    let previous: Promise<void> = Promise.resolve();
+    for (let i = 0; i < deliveries.length; i += CHUNK) {
+      const chunk = deliveries.slice(i, i + CHUNK);
       const ids = await Promise.all(
         chunk.map(async (d) => {
           const rawBody = Buffer.from(JSON.stringify(d.payload));
@@ -81,8 +84,12 @@ async function ingestAll(
           return ack.deliveryId;
         }),
       );
-      await waiter.wait(ids.filter((id): id is string => !!id));
+      await previous;
+      previous = waiter.wait(ids.filter((id): id is string => !!id));
+      // a failure is thrown by the await above (next chunk) or below (last one), never left unhandled
+      previous.catch(() => undefined);
     }
+    await previous;
   } finally {
     waiter.close();
     progress.stop();

@@ -32,6 +32,8 @@ export interface EventRecorder {
     drafts: Array<{ id: string; type: EventType; createdAt: Date; object: Record<string, unknown> }>,
     durability: 'sweeper',
   ): Promise<void>;
+  /** Which of these event ids are stored (one indexed read). */
+  storedIds(scope: ShopScope, ids: string[]): Promise<Set<string>>;
 }
 
 /**
@@ -102,6 +104,25 @@ export class EventSink {
     }
     await this.notify(scope, events);
     return recorded;
+  }
+
+  /**
+   * The source keys among these whose events are stored: a finisher clears the markers of those
+   * without re-deriving them (a request that records its event may leave its marker to the
+   * sweeper). Empty when no events module runs in this process or the read fails (nothing is then
+   * taken as recorded; it never throws).
+   */
+  async recorded(scope: ShopScope, keys: string[]): Promise<Set<string>> {
+    if (!this.recorder || keys.length === 0) return new Set();
+    const byId = new Map(keys.map((k) => [eventIdFor(k), k]));
+    try {
+      const stored = await this.recorder.storedIds(scope, [...byId.keys()]);
+      return new Set([...stored].map((id) => byId.get(id)!));
+    } catch (err) {
+      // as if none were stored: the finisher re-derives them, and its record fails or stores them once
+      this.logger.error({ err: (err as Error)?.message, shopId: scope.shopId }, 'Stored events not read');
+      return new Set();
+    }
   }
 
   /**

@@ -93,7 +93,12 @@ export class EventsService implements OnModuleInit {
 
   async record(scope: ShopScope, drafts: EventDraft[], durability: 'outbox' | 'sweeper'): Promise<void> {
     if (drafts.length === 0) return;
-    const pendingAt = durability === 'sweeper' ? this.clock.now() : null;
+    // The endpoints first: an event no endpoint subscribes to is stored without a pending fan-out,
+    // so recording it is two commands (this read and the insert) instead of four. An endpoint
+    // created after this read gets only later events (as it would a moment later).
+    const endpoints = await this.endpoints.all(scope);
+    const targeted = drafts.some((d) => matchingEndpoints(endpoints, d.type).length > 0);
+    const pendingAt = durability === 'sweeper' && targeted ? this.clock.now() : null;
     await this.events.insert(
       scope,
       drafts.map((d) => ({
@@ -104,7 +109,8 @@ export class EventsService implements OnModuleInit {
         fanoutPendingAt: pendingAt,
       })),
     );
-    await this.fanOut(scope, drafts);
+    if (!targeted) return;
+    await this.deliverTo(scope, drafts, endpoints);
     if (pendingAt)
       await this.events.markFannedOut(
         scope,
@@ -118,11 +124,20 @@ export class EventsService implements OnModuleInit {
     events: Array<Pick<EventDraft, 'id' | 'type'>>,
     only?: WebhookEndpoint,
   ): Promise<NewDelivery[]> {
-    const endpoints = only ? [only] : await this.endpoints.all(scope);
+    return this.deliverTo(scope, events, only ? [only] : await this.endpoints.all(scope), !!only);
+  }
+
+  /** The deliveries of these events to the endpoints among `endpoints` that subscribe to each. */
+  private async deliverTo(
+    scope: ShopScope,
+    events: Array<Pick<EventDraft, 'id' | 'type'>>,
+    endpoints: WebhookEndpoint[],
+    everyOne = false,
+  ): Promise<NewDelivery[]> {
     if (endpoints.length === 0) return [];
     const rows: NewDelivery[] = [];
     for (const e of events) {
-      for (const endpoint of only ? [only] : matchingEndpoints(endpoints, e.type)) {
+      for (const endpoint of everyOne ? endpoints : matchingEndpoints(endpoints, e.type)) {
         rows.push({
           _id: deliveryId(e.id, endpoint._id),
           endpointId: endpoint._id,
@@ -182,6 +197,11 @@ export class EventsService implements OnModuleInit {
     if (!event || event.createdAt.getTime() < this.clock.now().getTime() - EVENT_WINDOW_MS)
       throw new NotFoundError('Event');
     return toEventResponse(event);
+  }
+
+  /** Which of these event ids are stored (EventRecorder: finishers clear the markers of those). */
+  storedIds(scope: ShopScope, ids: string[]): Promise<Set<string>> {
+    return this.events.storedIds(scope, ids);
   }
 
   /** The stored events (their exact bodies) of deliveries. */

@@ -41,6 +41,16 @@ export class OutboundEventsRepository extends TenantRepository<OutboundEvent> {
       .exec();
   }
 
+  /** Which of these ids are stored (`_id` only: a point lookup per id). */
+  async storedIds(scope: ShopScope, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const found = await this.model
+      .find(this.scoped(scope, { _id: ids.length === 1 ? ids[0] : { $in: ids } }), { _id: 1 })
+      .lean<Array<{ _id: string }>>()
+      .exec();
+    return new Set(found.map((e) => e._id));
+  }
+
   findById(scope: ShopScope, id: string): Promise<OutboundEvent | null> {
     if (typeof id !== 'string' || !/^evt_[0-9a-f]{24}$/.test(id)) return Promise.resolve(null);
     return this.model

@@ -60,6 +60,28 @@ export async function clearMarker<T>(
   return res.modifiedCount;
 }
 
+/**
+ * Clears the marker of these documents (of the scope) where it is older than `before`: for markers
+ * whose events the finisher found stored, in one write whatever their times. Only for a marker a
+ * document gets once (set at its insert), so no newer pending event can hide behind the range.
+ */
+export async function clearMarkersBefore<T>(
+  model: Model<T>,
+  scoped: (filter: Record<string, unknown>) => Record<string, unknown>,
+  ids: Types.ObjectId[],
+  before: Date,
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  const res = await model
+    .updateMany(
+      scoped({ _id: ids.length === 1 ? ids[0] : { $in: ids }, [EVENT_PENDING_AT]: { $lt: before } }),
+      { $unset: { [EVENT_PENDING_AT]: '' } } as UpdateQuery<T>,
+      { timestamps: false },
+    )
+    .exec();
+  return res.modifiedCount;
+}
+
 /** Groups documents by their shop (a finisher records each shop's events in its own scope). */
 export function byShop<T extends { shopId: Types.ObjectId }>(docs: T[]): Map<string, T[]> {
   const out = new Map<string, T[]>();

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ShopScope, TenantRepository } from '../common/tenancy';
-import { clearMarker, markedBefore } from '../events/pending-event-marker';
+import { clearMarker, clearMarkersBefore, markedBefore } from '../events/pending-event-marker';
 import { LineItem } from './line-item.schema';
 
 /** A row whose insert-time event (order.received, refund.recorded) is pending. */
@@ -44,6 +44,15 @@ export class LineItemEventMarkers extends TenantRepository<LineItem> {
   /** Clears the insert-time marker of these rows where it still holds `at`. */
   clear(scope: ShopScope, ids: Types.ObjectId[], at: Date): Promise<number> {
     return clearMarker(this.model, (f) => this.scoped(scope, f), ids, at);
+  }
+
+  /**
+   * Clears the insert-time marker of these sale rows where it is older than `before` (their
+   * `order.received` is stored). A sale row is marked once, at its insert; refund rows keep theirs
+   * to `clear` (a refund row's marker is cleared by the request that recorded its event).
+   */
+  clearRecordedSales(scope: ShopScope, ids: Types.ObjectId[], before: Date): Promise<number> {
+    return clearMarkersBefore(this.model, (f) => this.scoped(scope, { ...f, type: 'sale' }), ids, before);
   }
 
   /** Clears the fulfillment event marker of these rows where it still holds `at` (not a newer version's). */

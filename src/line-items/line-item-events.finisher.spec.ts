@@ -82,6 +82,54 @@ describe('LineItemEventsFinisher (pending-event markers of line items)', () => {
     expect(recorder.calls).toHaveLength(1);
   });
 
+  it('orders whose event the request stored (and left the marker to the sweep): markers cleared in one write, nothing recorded again', async () => {
+    const a = sale(1101, 1, { eventPendingAt: T0 });
+    const b = sale(1101, 2, { eventPendingAt: T0 });
+    const c = sale(1102, 1, { eventPendingAt: new Date(T0.getTime() + 1_000) });
+    const lost = sale(1103, 1, { eventPendingAt: T0 }); // its request died before recording
+    const sink = sinkInto(recorder);
+    for (const [orderId, rows] of [
+      [1101, [a, b]],
+      [1102, [c]],
+    ] as const) {
+      const head = { orderId, orderName: `#${orderId}`, orderNumber: orderId, createdAt: T0 };
+      const at = rows[0].eventPendingAt!;
+      expect(
+        await sink.emit(SHOP, [
+          orderReceivedEvent({ ...head, financialStatus: 'paid', cancelled: false }, [...rows], at),
+        ]),
+      ).toBe(true);
+    }
+    const before = recorder.calls.length;
+    const clears = jest.spyOn(FakeLineItemEventMarkers.prototype, 'clearRecordedSales');
+
+    expect(await finisher.orders(BEFORE, 500)).toBe(4);
+
+    // one clearing write for the shop's stored orders; only the lost order is recorded
+    expect(clears).toHaveBeenCalledTimes(1);
+    expect(clears.mock.calls[0][1].map(String).sort()).toEqual([a._id, b._id, c._id].map(String).sort());
+    expect(recorder.calls.slice(before)).toEqual([[eventIdFor('order.received:1103')]]);
+    for (const row of [a, b, c, lost]) expect(lines.get(row._id).eventPendingAt).toBeUndefined();
+    expect(recorder.ofType('order.received')).toHaveLength(3);
+    clears.mockRestore();
+  });
+
+  it('a marker of another shop is not cleared by an event id of this shop', async () => {
+    const ours = sale(1201, 1, { eventPendingAt: T0 });
+    const theirs = sale(1201, 1, { eventPendingAt: T0, shopId: new Types.ObjectId(OTHER_SHOP.shopId) });
+    // only this shop's order.received of order 1201 is stored
+    const head = { orderId: 1201, orderName: '#1201', orderNumber: 1201, createdAt: T0 };
+    await sinkInto(recorder).emit(SHOP, [
+      orderReceivedEvent({ ...head, financialStatus: 'paid', cancelled: false }, [ours], T0),
+    ]);
+    const before = recorder.calls.length;
+    await finisher.orders(BEFORE, 500);
+    // the other shop's order is re-derived and recorded in its own scope, not taken as done
+    expect(recorder.calls.slice(before)).toEqual([[eventIdFor('order.received:1201')]]);
+    expect(lines.get(ours._id).eventPendingAt).toBeUndefined();
+    expect(lines.get(theirs._id).eventPendingAt).toBeUndefined();
+  });
+
   it('unmarked rows, and a marker still within the grace period (its request may be recording it), emit nothing', async () => {
     sale(2001, 1);
     const fresh = sale(2002, 1, { eventPendingAt: BEFORE });

@@ -6,7 +6,7 @@ import { byMarker, byShop } from '../events/pending-event-marker';
 import type { LineItem } from './line-item.schema';
 import { LineItemEventMarkers } from './line-item-event-markers.repository';
 import { LineItemsRepository } from './line-items.repository';
-import { orderHeadOf, orderReceivedEvent } from './order-events';
+import { orderHeadOf, orderReceivedEvent, orderReceivedKey } from './order-events';
 import { fulfillmentEvent } from './platform-fulfillments.service';
 
 /**
@@ -28,13 +28,23 @@ export class LineItemEventsFinisher implements OnModuleInit {
     this.sink.finisher({ name: 'fulfillment', finish: (before, limit) => this.fulfillments(before, limit) });
   }
 
-  /** Every order with a marked sale row older than `before`: its `order.received`, from its marked rows. */
+  /**
+   * Every order with a marked sale row older than `before`. The request records the event and
+   * leaves the marker to this sweep: the orders whose event is stored get their rows' markers
+   * cleared in one write per shop; the others (a crash or a failed record) get their
+   * `order.received` re-derived from their marked rows and recorded, then cleared.
+   */
   async orders(before: Date, limit: number): Promise<number> {
     const marked = await this.markers.pending('sale', before, limit);
     for (const [shopId, found] of byShop(marked)) {
       const scope = shopScope(shopId);
       const orderIds = [...new Set(found.map((r) => r.orderId))];
-      const rows = (await this.lineItems.findForOrders(scope, orderIds)).filter(
+      const stored = await this.sink.recorded(scope, orderIds.map(orderReceivedKey));
+      const recorded = found.filter((r) => stored.has(orderReceivedKey(r.orderId)));
+      await this.markers.clearRecordedSales(scope, ids(recorded), before);
+      const missing = orderIds.filter((id) => !stored.has(orderReceivedKey(id)));
+      if (missing.length === 0) continue;
+      const rows = (await this.lineItems.findForOrders(scope, missing)).filter(
         (l) => l.type !== 'refund' && l.eventPendingAt && l.eventPendingAt < before,
       );
       const groups = [...byMarker(rows, (l) => l.eventPendingAt)].flatMap(([at, group]) =>
@@ -67,6 +77,6 @@ function byOrder(rows: LineItem[]): Map<number, LineItem[]> {
   return out;
 }
 
-function ids(rows: LineItem[]): Types.ObjectId[] {
+function ids(rows: Array<Pick<LineItem, '_id'>>): Types.ObjectId[] {
   return rows.map((r) => r._id);
 }

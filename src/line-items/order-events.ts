@@ -20,6 +20,11 @@ export function orderHeadOf(row: LineItem): OrderHead {
   };
 }
 
+/** The source key of an order's `order.received` (hashed into its event id). */
+export function orderReceivedKey(orderId: number): string {
+  return `order.received:${orderId}`;
+}
+
 /**
  * `order.received` (DESIGN §11): the order as it first arrived, with the vendors on it (each with
  * its line count; lines of no known vendor are counted under `vendorId: null`). Keyed by the order
@@ -46,7 +51,7 @@ export function orderReceivedEvent(
     vendors.set(key, v);
   }
   return {
-    key: `order.received:${order.orderId}`,
+    key: orderReceivedKey(order.orderId),
     type: 'order.received',
     createdAt: at,
     object: {

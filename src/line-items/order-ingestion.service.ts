@@ -4,14 +4,12 @@ import { crashPoint } from '../common/faults/crash-point';
 import { EventSink } from '../events/event-sink';
 import { orderReceivedEvent } from './order-events';
 import { Clock } from '../common/clock/clock';
-import { OperationContexts } from '../common/context/operation-context';
 import { multiplyAmount, payoutState, round2, splitShipping } from '../common/money';
 import type { ShopScope } from '../common/tenancy';
 import { normaliseVendorName } from '../vendors/vendor-policy';
 import { ConcurrentLineItemChange } from './concurrent-line-item-change';
 import type { IncomingOrder } from './incoming-order';
 import { isPayoutRow, LineItem, LineItemFulfillment } from './line-item.schema';
-import { LineItemEventMarkers } from './line-item-event-markers.repository';
 import { LineItemPricing, price } from './line-item-pricing';
 import type { GuardedSet } from './line-item-views';
 import { LineItemsRepository } from './line-items.repository';
@@ -29,7 +27,6 @@ export class OrderIngestionService {
     private readonly summaries: OrderSummaryRefresher,
     private readonly clock: Clock,
     private readonly tally: VendorTally,
-    private readonly markers: LineItemEventMarkers,
     @Optional() private readonly events?: EventSink,
   ) {}
 
@@ -215,7 +212,9 @@ export class OrderIngestionService {
 
   /**
    * The order's first ingestion tells the systems around us (DESIGN §11); the sink never throws.
-   * Once recorded, the rows' marker is cleared (where it still holds this insert's time).
+   * The rows' marker is left for the events sweeper, which clears the markers of every order whose
+   * event it finds stored in one write (LineItemEventsFinisher): clearing it here was one more
+   * single-row write per order on the ingestion path.
    */
   private async received(
     scope: ShopScope,
@@ -224,13 +223,6 @@ export class OrderIngestionService {
     at: Date,
   ): Promise<void> {
     crashPoint('after-change:order.received');
-    if (!this.events || !(await this.events.emit(scope, [orderReceivedEvent(order, inserts, at)]))) return;
-    await OperationContexts.phase('events', () =>
-      this.markers.clear(
-        scope,
-        inserts.map((l) => l._id as Types.ObjectId),
-        at,
-      ),
-    );
+    await this.events?.emit(scope, [orderReceivedEvent(order, inserts, at)]);
   }
 }

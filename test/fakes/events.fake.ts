@@ -36,6 +36,11 @@ export class FakeEventRecorder implements EventRecorder {
     for (const d of drafts) if (!this.stored.has(d.id)) this.stored.set(d.id, { ...d, shopId: scope.shopId });
   }
 
+  async storedIds(scope: ShopScope, ids: string[]): Promise<Set<string>> {
+    if (this.failing) throw new Error('the events store is unavailable');
+    return new Set(ids.filter((id) => this.stored.get(id)?.shopId === scope.shopId));
+  }
+
   ofType(type: EventType): RecordedEvent[] {
     return [...this.stored.values()].filter((e) => e.type === type);
   }
@@ -53,7 +58,7 @@ const pendingBefore = (at: Date | undefined | null, before: Date) => !!at && new
 /** LineItemEventMarkers over the fake line_items collection (every shop: the scans are system queries). */
 export class FakeLineItemEventMarkers implements Pick<
   LineItemEventMarkers,
-  'pending' | 'pendingFulfillments' | 'clear' | 'clearFulfillment'
+  'pending' | 'pendingFulfillments' | 'clear' | 'clearFulfillment' | 'clearRecordedSales'
 > {
   constructor(private readonly lines: FakeLineItemsRepository) {}
 
@@ -76,6 +81,16 @@ export class FakeLineItemEventMarkers implements Pick<
     let n = 0;
     for (const l of this.own(scope, ids))
       if (l.eventPendingAt?.getTime() === at.getTime()) {
+        delete l.eventPendingAt;
+        n++;
+      }
+    return n;
+  }
+
+  async clearRecordedSales(scope: ShopScope, ids: Types.ObjectId[], before: Date): Promise<number> {
+    let n = 0;
+    for (const l of this.own(scope, ids))
+      if ((l.type ?? 'sale') === 'sale' && pendingBefore(l.eventPendingAt, before)) {
         delete l.eventPendingAt;
         n++;
       }
