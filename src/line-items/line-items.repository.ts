@@ -130,6 +130,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
     const wanted = new Set(pairs.map((p) => `${p.orderId}:${p.lineItemId}`));
     const rows = await this.model
       .find(this.scoped(scope, { orderId: { $in: orderIds }, lineItemId: { $in: lineItemIds } }))
+      .hint(declaredIndex(this.model, ORDER_LINES))
       .lean<LineItem[]>()
       .exec();
     // Updates address sale rows; a refund row of the same line keeps the figures it was cut with.
