@@ -18,9 +18,9 @@ const LEASE_MS = 30_000;
 /**
  * How long the webhook path waits before counting (settleSoon): a burst of orders for a vendor is
  * counted by one run instead of one each (the balance of that vendor lags by about this much when
- * read from another process; a read in this process starts the run at once). A run's reads cost the
- * development store ~10-25 ms whatever the rows (measured): at 200 ms a 2,000-order seed made ~12
- * runs a second, a third of the store's time; at 1 s a burst of orders shares one run per vendor.
+ * read from another process; a read in this process starts the run at once). A run is ~6 commands
+ * whatever its rows: at 200 ms a 2,000-order seed made ~12 runs a second (README, "Benchmarks");
+ * at 1 s a burst of orders shares one run per vendor.
  */
 const SOON_MS = 1_000;
 
