@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { systemQuery } from '../common/tenancy';
+import { MARKED } from '../database/store-ranges';
 import { LineItem } from './line-item.schema';
 
 export interface ChangedTallyRow {
@@ -24,11 +25,30 @@ export class SystemLineItemsRepository {
 
   changedTallies(limit: number): Promise<ChangedTallyRow[]> {
     return this.model
-      .find({ tallyDirt: { $ne: 0 } }, { shopId: 1, vendorId: 1, 'tally.v': 1, tallyDirt: 1 })
+      .find({ tallyDirt: MARKED }, { shopId: 1, vendorId: 1, 'tally.v': 1, tallyDirt: 1 })
       .limit(limit)
       .setOptions(systemQuery('tally sweeper: rows changed but not counted'))
       .lean<ChangedTallyRow[]>()
       .exec();
+  }
+
+  /**
+   * Rows stored before the tally existed carry no mark: they get one (as if just changed), so the
+   * shop-scoped reads of marked rows (`MARKED`, a seek on this store) find them. Returns how many.
+   */
+  async markUnmarked(limit: number): Promise<number> {
+    const rows = await this.model
+      .find({ tallyDirt: null }, { _id: 1 })
+      .limit(limit)
+      .setOptions(systemQuery('tally sweeper: rows stored before the tally'))
+      .lean<Array<{ _id: Types.ObjectId }>>()
+      .exec();
+    if (rows.length === 0) return 0;
+    await this.model
+      .updateMany({ _id: { $in: rows.map((r) => r._id) }, tallyDirt: null }, { $set: { tallyDirt: 1 } })
+      .setOptions(systemQuery('tally sweeper: rows stored before the tally'))
+      .exec();
+    return rows.length;
   }
 
   /**
