@@ -18,7 +18,7 @@ export class WebhookEndpointsRepository extends TenantRepository<WebhookEndpoint
   }
 
   count(scope: ShopScope): Promise<number> {
-    return this.model.countDocuments(this.scoped(scope)).exec();
+    return this.countWhere(scope);
   }
 
   async create(

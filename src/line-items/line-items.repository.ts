@@ -11,6 +11,7 @@ import { isDuplicateKeyError } from '../database/duplicate-key';
 import { chunkedBulkWrite } from '../database/bulk-write';
 import { bsonFieldReader } from '../database/bson-fields';
 import { anyOf } from '../database/query-filters';
+import { PageFloors } from '../database/page-floors';
 import { MARKED } from '../database/store-ranges';
 import type { TallyPendingRow } from '../balances/vendor-balance.schema';
 import { LineItem, LineItemFulfillment } from './line-item.schema';
@@ -83,6 +84,8 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
   protected override readonly vendorField = 'vendorId';
   /** The audit outbox of line items (hand-written figures, fulfillments; AuditTrail.commit). */
   readonly outbox: ModelOutbox;
+  /** Where the payout list's pages ended (payoutRows). */
+  private readonly payoutFloors = new PageFloors();
 
   constructor(@InjectModel(LineItem.name) model: Model<LineItem>) {
     super(model);
@@ -122,7 +125,9 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
     const orderIds = [...new Set(pairs.map((p) => p.orderId))];
     const wanted = new Set(pairs.map((p) => `${p.orderId}:${p.lineItemId}`));
     const rows = await this.model
-      .find(this.scoped(scope, orderIds.length === 1 ? { orderId: orderIds[0] } : { orderId: { $in: orderIds } }))
+      .find(
+        this.scoped(scope, orderIds.length === 1 ? { orderId: orderIds[0] } : { orderId: { $in: orderIds } }),
+      )
       .lean<LineItem[]>()
       .exec();
     // Updates address sale rows; a refund row of the same line keeps the figures it was cut with.
@@ -226,24 +231,37 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
   /**
    * Payout rows newest first: line items of a vendor on paid orders (and any line a batch already
    * paid, whatever happened to the order since). The page and the count run side by side: a full
-   * first page needs both, and the count is the costlier half on a large shop.
+   * first page needs both. Without a date filter the page is first read from where the same page
+   * ended last time (database/page-floors.ts: the development store reads a whole index range before
+   * its limit); a bounded read that does not fill the page is read again unbounded.
    */
   async payoutRows(
     scope: ShopScope,
     filter: PayoutRowFilter,
     page: { offset: number; limit: number },
   ): Promise<{ total: number; items: PayoutRowSource[] }> {
-    const where = this.scoped(scope, payoutRowsWhere(filter));
-    const [items, total] = await Promise.all([
+    const matching = payoutRowsWhere(filter);
+    const where = this.scoped(scope, matching);
+    const key =
+      filter.orderCreatedAt === undefined ? `${page.offset + page.limit}:${JSON.stringify(where)}` : null;
+    const floor = key === null ? undefined : this.payoutFloors.get(key);
+    const read = (from?: Date) =>
       this.model
-        .find(where, PAYOUT_ROW_PROJECTION)
+        .find(from ? { ...where, orderCreatedAt: { $gte: from } } : where, PAYOUT_ROW_PROJECTION)
         .sort(NEWEST_ORDER_FIRST)
         .skip(page.offset)
         .limit(page.limit)
         .lean<PayoutRowSource[]>()
-        .exec(),
-      this.model.countDocuments(where).exec(),
-    ]);
+        .exec();
+    const [first, total] = await Promise.all([read(floor), this.countWhere(scope, matching)]);
+    let items = first;
+    if (key !== null && floor && items.length < page.limit) {
+      // rows left the range since (or the page was never full here): the whole range, and no floor
+      this.payoutFloors.forget(key);
+      items = await read();
+    }
+    if (key !== null && items.length === page.limit)
+      this.payoutFloors.remember(key, items[items.length - 1].orderCreatedAt);
     return { total, items };
   }
 

@@ -71,6 +71,6 @@ export class ProductsRepository extends TenantRepository<Product> {
       .exec();
     if (items.length > 0 && items.length < page.limit) return { total: page.offset + items.length, items };
     if (items.length === 0 && page.offset === 0) return { total: 0, items };
-    return { total: await this.model.countDocuments(where).exec(), items };
+    return { total: await this.countWhere(scope, filter), items };
   }
 }

@@ -4,6 +4,7 @@ import { LineItem } from '../../src/line-items/line-item.schema';
 import { sumAmounts as sumMoney } from '../../src/common/money';
 import { startApp, TestApp } from '../support/app';
 import { createMerchantKey, createShop, TestShop } from '../support/factory';
+import { measured } from '../support/db-cost';
 import { createVendor, SeededOrder, seedOrder } from '../support/payout-fixtures';
 
 type PayoutRow = {
@@ -223,5 +224,56 @@ describe('GET /v1/payouts (e2e)', () => {
     expect(
       (await t.api.post('/v1/payouts/batches', { until: '2025-01-01' }, { token: mk.token })).status,
     ).toBe(403);
+  });
+
+  it('a page read again from where it ended last time is the whole range’s page: newer rows arrive, rows leave, older rows appear', async () => {
+    const s2 = await createShop(t, 'pay-floor');
+    const v = await createVendor(t, s2, 'Floor Vendor');
+    const lines = t.app.get<Model<LineItem>>(getModelToken(LineItem.name));
+    const shopId = new Types.ObjectId(s2.shopId);
+    const day = (d: number) => new Date(Date.UTC(2025, 6, d));
+    const seed = (d: number, n = 1) =>
+      seedOrder(t, s2, {
+        createdAt: day(d),
+        lines: Array.from({ length: n }, () => ({ vendor: v.vendorName, price: 3 })),
+      });
+    for (const d of [3, 5, 7, 9, 11, 13]) await seed(d);
+    await seed(15, 3); // three rows at one time: ties broken by _id
+    // the oracle: every payout row of the shop, newest order first then _id, read from the store
+    const truth = async () =>
+      (await lines.find({ shopId, inPayouts: true }, { _id: 1, orderCreatedAt: 1 }).lean().exec())
+        .sort(
+          (x, y) =>
+            y.orderCreatedAt!.getTime() - x.orderCreatedAt!.getTime() ||
+            (String(y._id) < String(x._id) ? -1 : 1),
+        )
+        .map((r) => String(r._id));
+    const expectWindows = async () => {
+      const all = await truth();
+      for (const [offset, limit] of [
+        [0, 3],
+        [3, 3],
+        [6, 4],
+      ]) {
+        const res = await list(`limit=${limit}&offset=${offset}`, s2);
+        expect(res.payouts.map((r) => r._id)).toEqual(all.slice(offset, offset + limit));
+        expect(res.total).toBe(all.length);
+      }
+    };
+    await expectWindows(); // unbounded reads; each full page is remembered
+    await seed(20, 2); // newer rows: the remembered range grows, the page is still the newest
+    await expectWindows();
+    const again = await measured(t, 'GET', '/v1/payouts?limit=3&offset=0', undefined, { token: s2.token });
+    expect(again.commands).toBe(2); // the bounded page and the count: the page was full
+    // rows leave the range above the remembered end (as a re-assigned or un-captured line would)
+    const top = (await truth()).slice(0, 3).map((id) => new Types.ObjectId(id));
+    await lines.deleteMany({ shopId, _id: { $in: top } }).exec();
+    const short = await measured(t, 'GET', '/v1/payouts?limit=3&offset=0', undefined, { token: s2.token });
+    expect(short.commands).toBe(3); // the bounded page came back short: read again over the whole range
+    expect(short.res.body.payouts.map((r: PayoutRow) => r._id)).toEqual((await truth()).slice(0, 3));
+    await expectWindows();
+    await seed(1); // an order older than every row: the last window and the total see it
+    await expectWindows();
+    expect((await list('limit=50', s2)).payouts.map((r) => r._id)).toEqual(await truth());
   });
 });

@@ -1,5 +1,6 @@
 import { isValidObjectId, Model, Types } from 'mongoose';
 import { chunkedBulkWrite } from '../../database/bulk-write';
+import { countMatching } from '../../database/count';
 import { isDuplicateKeyError } from '../../database/duplicate-key';
 import { allOf } from '../../database/query-filters';
 import { CursorRows, CursorWindow, cursorQuery } from '../pagination';
@@ -77,7 +78,16 @@ export abstract class TenantRepository<T extends TenantDocument> {
       .exec()) as R[];
     if (items.length > 0 && items.length < page.limit) return { total: page.offset + items.length, items };
     if (items.length === 0 && page.offset === 0) return { total: 0, items };
-    return { total: await this.model.countDocuments(where).exec(), items };
+    return { total: await this.countWhere(scope, filter), items };
+  }
+
+  /** How many of the scope's documents match (the `count` command: database/count.ts). */
+  protected countWhere(
+    scope: ShopScope,
+    filter: Record<string, unknown> = {},
+    limit?: number,
+  ): Promise<number> {
+    return countMatching(this.model, this.scoped(scope, filter), limit);
   }
 
   /**
@@ -100,8 +110,8 @@ export abstract class TenantRepository<T extends TenantDocument> {
         .lean()
         .exec() as Promise<R[]>,
       // Whether anything lies behind the boundary: a count that stops at one (no document fetched).
-      behind ? this.model.countDocuments(this.scoped(scope, allOf(behind, filter)), { limit: 1 }).exec() : 0,
-      this.model.countDocuments(this.scoped(scope, filter)).exec(),
+      behind ? this.countWhere(scope, allOf(behind, filter), 1) : 0,
+      this.countWhere(scope, filter),
     ]);
     return { rows, hasMoreBehind: behindCount > 0, totalCount };
   }
