@@ -5,6 +5,7 @@ import { databaseConfig, DatabaseConfig } from '../config/configuration';
 import { tenantGuardPlugin } from '../common/tenancy';
 import { CommandObserver } from './command-observer';
 import { declaredIndexes } from './declared-indexes';
+import { idFirstPlugin } from './id-first.plugin';
 import { detectStoreProfile } from './store-profile';
 
 @Global()
@@ -35,6 +36,7 @@ export class CommandObserverModule {}
           // executed" error: ~1.5 % of an ingesting process's CPU (profiled), for a message.
           connection.base.set('skipOriginalStackTraces', true);
           connection.plugin(tenantGuardPlugin);
+          connection.plugin(idFirstPlugin);
           observer.attach(connection);
           await detectStoreProfile(connection);
           return connection;

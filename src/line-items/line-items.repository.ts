@@ -11,7 +11,6 @@ import { isDuplicateKeyError } from '../database/duplicate-key';
 import { chunkedBulkWrite } from '../database/bulk-write';
 import { bsonFieldReader } from '../database/bson-fields';
 import { anyOf } from '../database/query-filters';
-import { PageFloors } from '../database/page-floors';
 import { MARKED } from '../database/store-ranges';
 import type { TallyPendingRow } from '../balances/vendor-balance.schema';
 import { LineItem, LineItemFulfillment } from './line-item.schema';
@@ -84,8 +83,6 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
   protected override readonly vendorField = 'vendorId';
   /** The audit outbox of line items (hand-written figures, fulfillments; AuditTrail.commit). */
   readonly outbox: ModelOutbox;
-  /** Where the payout list's pages ended (payoutRows). */
-  private readonly payoutFloors = new PageFloors();
 
   constructor(@InjectModel(LineItem.name) model: Model<LineItem>) {
     super(model);
@@ -232,8 +229,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
    * Payout rows newest first: line items of a vendor on paid orders (and any line a batch already
    * paid, whatever happened to the order since). The page and the count run side by side: a full
    * first page needs both. Without a date filter the page is first read from where the same page
-   * ended last time (database/page-floors.ts: the development store reads a whole index range before
-   * its limit); a bounded read that does not fill the page is read again unbounded.
+   * ended last time (`newestFirst`: the development store reads a whole index range before its limit).
    */
   async payoutRows(
     scope: ShopScope,
@@ -241,27 +237,18 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
     page: { offset: number; limit: number },
   ): Promise<{ total: number; items: PayoutRowSource[] }> {
     const matching = payoutRowsWhere(filter);
-    const where = this.scoped(scope, matching);
-    const key =
-      filter.orderCreatedAt === undefined ? `${page.offset + page.limit}:${JSON.stringify(where)}` : null;
-    const floor = key === null ? undefined : this.payoutFloors.get(key);
-    const read = (from?: Date) =>
-      this.model
-        .find(from ? { ...where, orderCreatedAt: { $gte: from } } : where, PAYOUT_ROW_PROJECTION)
-        .sort(NEWEST_ORDER_FIRST)
-        .skip(page.offset)
-        .limit(page.limit)
-        .lean<PayoutRowSource[]>()
-        .exec();
-    const [first, total] = await Promise.all([read(floor), this.countWhere(scope, matching)]);
-    let items = first;
-    if (key !== null && floor && items.length < page.limit) {
-      // rows left the range since (or the page was never full here): the whole range, and no floor
-      this.payoutFloors.forget(key);
-      items = await read();
-    }
-    if (key !== null && items.length === page.limit)
-      this.payoutFloors.remember(key, items[items.length - 1].orderCreatedAt);
+    const [items, total] = await Promise.all([
+      this.newestFirst<PayoutRowSource>(this.scoped(scope, matching), NEWEST_ORDER_FIRST, page, (where) =>
+        this.model
+          .find(where, PAYOUT_ROW_PROJECTION)
+          .sort(NEWEST_ORDER_FIRST)
+          .skip(page.offset)
+          .limit(page.limit)
+          .lean<PayoutRowSource[]>()
+          .exec(),
+      ),
+      this.countWhere(scope, matching),
+    ]);
     return { total, items };
   }
 

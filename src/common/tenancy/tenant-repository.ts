@@ -1,6 +1,7 @@
 import { isValidObjectId, Model, Types } from 'mongoose';
 import { chunkedBulkWrite } from '../../database/bulk-write';
 import { countMatching } from '../../database/count';
+import { PageFloors } from '../../database/page-floors';
 import { isDuplicateKeyError } from '../../database/duplicate-key';
 import { allOf } from '../../database/query-filters';
 import { CursorRows, CursorWindow, cursorQuery } from '../pagination';
@@ -18,6 +19,9 @@ export interface TenantDocument {
 export abstract class TenantRepository<T extends TenantDocument> {
   /** Name of the field that holds the owning vendor, or null when the collection is shop-level. */
   protected readonly vendorField: string | null = null;
+
+  /** Where this repository's newest-first pages ended (`newestFirst`). */
+  private readonly floors = new PageFloors();
 
   protected constructor(protected readonly model: Model<T>) {}
 
@@ -69,13 +73,19 @@ export abstract class TenantRepository<T extends TenantDocument> {
     projection?: Record<string, 0 | 1>,
   ): Promise<{ total: number; items: R[] }> {
     const where = this.scoped(scope, filter);
-    const items = (await this.model
-      .find(where, projection)
-      .sort(sort)
-      .skip(page.offset)
-      .limit(page.limit)
-      .lean()
-      .exec()) as R[];
+    const items = await this.newestFirst<R>(
+      where,
+      sort,
+      page,
+      (bounded) =>
+        this.model
+          .find(bounded, projection)
+          .sort(sort)
+          .skip(page.offset)
+          .limit(page.limit)
+          .lean()
+          .exec() as Promise<R[]>,
+    );
     if (items.length > 0 && items.length < page.limit) return { total: page.offset + items.length, items };
     if (items.length === 0 && page.offset === 0) return { total: 0, items };
     return { total: await this.countWhere(scope, filter), items };
@@ -103,17 +113,54 @@ export abstract class TenantRepository<T extends TenantDocument> {
   ): Promise<CursorRows<R>> {
     const { sort, seek, behind } = cursorQuery(window, options.timeField);
     const [rows, behindCount, totalCount] = await Promise.all([
-      this.model
-        .find(this.scoped(scope, allOf(seek, filter)), options.projection)
-        .sort(sort)
-        .limit(window.size + 1)
-        .lean()
-        .exec() as Promise<R[]>,
+      this.newestFirst<R>(
+        this.scoped(scope, allOf(seek, filter)),
+        sort,
+        { offset: 0, limit: window.size + 1 },
+        (bounded) =>
+          this.model
+            .find(bounded, options.projection)
+            .sort(sort)
+            .limit(window.size + 1)
+            .lean()
+            .exec() as Promise<R[]>,
+      ),
       // Whether anything lies behind the boundary: a count that stops at one (no document fetched).
       behind ? this.countWhere(scope, allOf(behind, filter), 1) : 0,
       this.countWhere(scope, filter),
     ]);
     return { rows, hasMoreBehind: behindCount > 0, totalCount };
+  }
+
+  /**
+   * A newest-first page (`sort` leads with a time field, descending) of `limit` rows after `offset`, first read from
+   * where the same page ended last time (database/page-floors.ts: the development store reads a
+   * query's whole index range before its limit). `read` gets the filter to send: `where`, or
+   * `where` bounded to the remembered time on. A bounded read that does not fill the page is read
+   * again unbounded and its floor forgotten; a full page remembers its last row's time. Pages whose
+   * filter already names the time field, or that are not newest first, are read as they are.
+   */
+  protected async newestFirst<R>(
+    where: Record<string, unknown>,
+    sort: Record<string, 1 | -1>,
+    page: { offset: number; limit: number },
+    read: (filter: Record<string, unknown>) => Promise<R[]>,
+  ): Promise<R[]> {
+    const [field, dir] = Object.entries(sort)[0] ?? [];
+    const want = page.limit;
+    const usable = field !== undefined && field !== '_id' && dir === -1 && !(field in where);
+    if (!usable || want <= 0) return read(where);
+    const key = `${page.offset}+${want}:${JSON.stringify(sort)}:${JSON.stringify(where)}`;
+    const floor = this.floors.get(key);
+    let rows = await read(floor ? { ...where, [field]: { $gte: floor } } : where);
+    if (floor && rows.length < want) {
+      // rows left the range since it was remembered: the whole range, and no floor
+      this.floors.forget(key);
+      rows = await read(where);
+    }
+    if (rows.length >= want)
+      this.floors.remember(key, (rows[want - 1] as Record<string, unknown>)[field] as Date);
+    return rows;
   }
 
   /**
