@@ -1,4 +1,5 @@
 import { VendorTally } from '../../src/line-items/vendor-tally.service';
+import { PayoutMaintenanceProcessor } from '../../src/payouts/payout-maintenance.processor';
 import { appConfig, databaseConfig } from '../../src/config/configuration';
 import { CommandObserver } from '../../src/database/command-observer';
 import { jobOperationId, Queues } from '../../src/queues/jobs';
@@ -52,6 +53,11 @@ describe('ingestion round trips (e2e)', () => {
   }
 
   it('an order of N lines costs at most 6 commands whatever N; the inbox adds its claim and its mark', async () => {
+    // The tally sweeper counts the database's changed rows at processor start (here: other suites'
+    // too); a run of the job that it asks to look again costs one more step. Its sweep done and one
+    // order ingested first, the measured jobs' runs are their own.
+    await t.app.get(PayoutMaintenanceProcessor).sweepNow();
+    await ingest(1);
     const one = await ingest(1);
     const many = await ingest(40);
     expect(one.order).toBeLessThanOrEqual(6);
