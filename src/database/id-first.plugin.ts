@@ -1,19 +1,5 @@
 import type { Schema } from 'mongoose';
-
-const QUERY_OPS = [
-  'find',
-  'findOne',
-  'findOneAndUpdate',
-  'findOneAndDelete',
-  'findOneAndReplace',
-  'countDocuments',
-  'updateOne',
-  'updateMany',
-  'deleteOne',
-  'deleteMany',
-  'replaceOne',
-  'distinct',
-] as const;
+import { QUERY_OPS } from './query-ops';
 
 /**
  * The filter with `_id` as its first key (the same filter: key order means nothing to a query).

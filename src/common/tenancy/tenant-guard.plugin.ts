@@ -1,19 +1,5 @@
 import type { Schema } from 'mongoose';
-
-const QUERY_OPS = [
-  'find',
-  'findOne',
-  'findOneAndUpdate',
-  'findOneAndDelete',
-  'findOneAndReplace',
-  'countDocuments',
-  'updateOne',
-  'updateMany',
-  'deleteOne',
-  'deleteMany',
-  'replaceOne',
-  'distinct',
-] as const;
+import { QUERY_OPS } from '../../database/query-ops';
 
 export class MissingTenantError extends Error {}
 
