@@ -41,6 +41,19 @@ export interface CapturedCommand extends CommandShape {
   t?: number;
 }
 
+/**
+ * The command as the driver sends it, in extended JSON: through BSON first, so values that
+ * serialise themselves for the wire (a mongoose sub-document array, whose parent link is circular)
+ * are written as sent. A diagnostic never fails the command it watches.
+ */
+export function wireJson(command: Record<string, unknown>): string {
+  try {
+    return BSON.EJSON.stringify(BSON.deserialize(BSON.serialize(command)), { relaxed: false });
+  } catch (e) {
+    return JSON.stringify({ unserialisable: String(e) });
+  }
+}
+
 /** One HTTP request, so captured commands can be grouped by route. */
 export interface CapturedRequest {
   request: string;
@@ -151,7 +164,7 @@ export class CommandObserver implements OnApplicationShutdown {
       raw: this.captureValues
         ? {
             db: e.databaseName,
-            command: BSON.EJSON.stringify(command, { relaxed: false }),
+            command: wireJson(command),
             t: performance.now(),
           }
         : undefined,
