@@ -78,6 +78,13 @@ export type RowCursor = Cursor<MoneyRowSource, QueryOptions<LineItem>>;
  */
 const SUPERSEDED_UNIQUE_INDEXES = ['shopId_1_orderId_1_lineItemId_1'];
 
+/**
+ * An order's rows in the unique index's order: no two rows compare equal (a refund row shares its
+ * sale's line), so the development store returns them without trying every index over the whole
+ * collection (database/store-ranges.ts, "a total order").
+ */
+const ORDER_ROWS = { orderId: 1, lineItemId: 1, type: 1, refundId: 1, refundLineItemId: 1 } as const;
+
 @Injectable()
 export class LineItemsRepository extends TenantRepository<LineItem> implements OnApplicationBootstrap {
   protected override readonly vendorField = 'vendorId';
@@ -101,11 +108,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
   findForOrders(scope: ShopScope, orderIds: number[]): Promise<LineItem[]> {
     if (orderIds.length === 0) return Promise.resolve([]);
     const filter = orderIds.length === 1 ? { orderId: orderIds[0] } : { orderId: { $in: orderIds } };
-    return this.model
-      .find(this.scoped(scope, filter))
-      .sort({ orderId: 1, lineItemId: 1 })
-      .lean<LineItem[]>()
-      .exec();
+    return this.model.find(this.scoped(scope, filter)).sort(ORDER_ROWS).lean<LineItem[]>().exec();
   }
 
   /**
@@ -125,6 +128,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
       .find(
         this.scoped(scope, orderIds.length === 1 ? { orderId: orderIds[0] } : { orderId: { $in: orderIds } }),
       )
+      .sort(ORDER_ROWS)
       .lean<LineItem[]>()
       .exec();
     // Updates address sale rows; a refund row of the same line keeps the figures it was cut with.
