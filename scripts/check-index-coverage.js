@@ -3,7 +3,10 @@
 // Reads the command shapes the app captured during the e2e and contract runs (DB_COMMAND_CAPTURE_DIR)
 // and the indexes the schemas declare, and fails when any find / count / aggregate / update / delete /
 // findAndModify shape has no serving index under the ESR rule, naming the query and the closest index.
-// Also lists declared indexes that no captured query uses.
+// Also lists declared indexes that no captured query uses. And fails when a find that returned two or
+// more rows has no total order (no unique index fully matched or sorted on) while several indexes
+// could serve it: the development store then tries every candidate plan over the whole collection
+// to return mongod's order (src/database/store-ranges.ts).
 //   node scripts/check-index-coverage.js <capture dir> [--report file.json]
 const fs = require('node:fs');
 const path = require('node:path');
@@ -53,11 +56,20 @@ if (report.unusedIndexes.length > 0) {
   }
 }
 if (reportAt) fs.writeFileSync(reportAt, JSON.stringify(report, null, 2));
+let failed = false;
+if (report.unordered.length > 0) {
+  console.error(`[index-coverage] ${report.unordered.length} multi-row read shape(s) with no total order:`);
+  for (const r of report.unordered) {
+    console.error(`  ${r.collection}.${r.command} ${r.shape}  x${r.count} (e.g. ${r.example}): ${r.reason}`);
+  }
+  failed = true;
+}
 if (report.unserved.length > 0) {
   console.error(`[index-coverage] ${report.unserved.length} query shape(s) with no serving index:`);
   for (const r of report.unserved) {
     console.error(`  ${r.collection}.${r.command} ${r.shape} (e.g. ${r.example}); closest index ${r.index}: ${r.reason}`);
   }
-  process.exit(1);
+  failed = true;
 }
-console.log('[index-coverage] every captured query shape has a serving index');
+if (failed) process.exit(1);
+console.log('[index-coverage] every captured query shape has a serving index, and every multi-row read a total order');

@@ -195,3 +195,55 @@ describe('index coverage (ESR)', () => {
     expect(report.unusedIndexes).toEqual([unique]);
   });
 });
+
+describe('a total order for multi-row reads (the development store tries every plan otherwise)', () => {
+  const lines = [
+    ix('line_items', [['_id', 1]], true),
+    ix(
+      'line_items',
+      [
+        ['shopId', 1],
+        ['orderId', 1],
+        ['lineItemId', 1],
+        ['type', 1],
+      ],
+      true,
+    ),
+    ix('line_items', [
+      ['shopId', 1],
+      ['vendorId', 1],
+    ]),
+  ];
+  const find = (filter: Record<string, unknown>, sort: Record<string, 1 | -1> | undefined, docs: number) => ({
+    ...commandShape('find', { find: 'line_items', filter, sort })!,
+    docs,
+    example: 'test',
+  });
+
+  it('records which equality fields an $in of several values matches', () => {
+    expect(filterBranches({ a: { $in: [1, 2] }, b: { $in: [1] }, c: 3 })[0].multi).toEqual(['a']);
+    expect(filterBranches({ a: 1 })[0].multi).toBeUndefined();
+  });
+
+  it('flags a read of two or more rows sorted with ties where several indexes compete', () => {
+    const report = coverage(
+      [
+        find({ shopId: 1, orderId: 2 }, { orderId: 1, lineItemId: 1 }, 3), // a refund row ties with its sale
+        find({ shopId: 1, orderId: 2 }, { orderId: 1, lineItemId: 1, type: 1 }, 3), // the unique key: total
+        find({ shopId: 1, orderId: 3 }, undefined, 1), // one row: nothing to order
+        find({ _id: { $in: [1, 2] }, shopId: 1 }, undefined, 2), // several ids: no order among them
+        find({ _id: { $in: [1, 2] }, shopId: 1 }, { _id: 1 }, 2),
+      ],
+      lines,
+    );
+    expect(report.unordered.map((r) => r.shape)).toEqual([
+      'eq(orderId,shopId) sort(orderId:1,lineItemId:1)',
+      'eq(_id,shopId)',
+    ]);
+  });
+
+  it('leaves alone a read only one index can answer', () => {
+    const report = coverage([find({ _id: { $in: [1, 2, 3] } }, undefined, 3)], lines); // the _id index alone
+    expect(report.unordered).toEqual([]);
+  });
+});

@@ -125,6 +125,34 @@ export interface CoverageReport {
   rows: CoverageRow[];
   unserved: CoverageRow[];
   unusedIndexes: DeclaredIndex[];
+  /** Reads that returned two or more rows in no one order where several indexes compete. */
+  unordered: CoverageRow[];
+}
+
+/**
+ * Whether the rows a branch matches come back in one order only: some unique index has every key
+ * either matched to one value or sorted on (`_id` is such an index). Two rows could otherwise
+ * compare equal, and then the order depends on the plan.
+ */
+export function totallyOrdered(branch: Branch, indexes: DeclaredIndex[]): boolean {
+  const multi = new Set(branch.multi ?? []);
+  const fixed = new Set(branch.eq.filter((f) => !multi.has(f)));
+  const sorted = new Set(branch.sort.map(([f]) => f));
+  const unique = [{ key: [['_id', 1]] as DeclaredIndex['key'], unique: true }, ...indexes];
+  return unique.some((ix) => ix.unique && ix.key.every(([f]) => fixed.has(f) || sorted.has(f)));
+}
+
+/**
+ * Whether more than one index could answer the branch (their first key is filtered or sorted on):
+ * the plans the development store then tries over the whole collection to return mongod's order,
+ * unless that order is total (database/store-ranges.ts).
+ */
+export function contested(branch: Branch, indexes: DeclaredIndex[]): boolean {
+  const named = new Set([...branch.eq, ...branch.range, ...branch.sort.slice(0, 1).map(([f]) => f)]);
+  const withId = indexes.some((ix) => ix.key.length === 1 && ix.key[0][0] === '_id')
+    ? indexes
+    : [...indexes, { key: [['_id', 1]] as DeclaredIndex['key'] }];
+  return withId.filter((ix) => named.has(ix.key[0]?.[0])).length > 1;
 }
 
 export function describeBranch(b: Branch): string {
@@ -137,9 +165,10 @@ export function describeBranch(b: Branch): string {
 
 /** Every distinct statement branch of the captured commands against the declared indexes. */
 export function coverage(
-  commands: Array<CommandShape & { example?: string }>,
+  commands: Array<CommandShape & { example?: string; docs?: number }>,
   declared: DeclaredIndex[],
 ): CoverageReport {
+  const unordered = new Map<string, CoverageRow>();
   const byCollection = new Map<string, DeclaredIndex[]>();
   for (const ix of declared)
     byCollection.set(ix.collection, [...(byCollection.get(ix.collection) ?? []), ix]);
@@ -151,6 +180,26 @@ export function coverage(
       for (const b of s.branches) {
         const shape = describeBranch(b);
         const id = `${c.collection}|${c.command}|${shape}`;
+        if (
+          c.command === 'find' &&
+          (c.docs ?? 0) >= 2 &&
+          !totallyOrdered(b, indexes) &&
+          contested(b, indexes)
+        ) {
+          const u = unordered.get(id);
+          if (u) u.count++;
+          else
+            unordered.set(id, {
+              collection: c.collection,
+              command: c.command,
+              shape,
+              count: 1,
+              served: true,
+              index: null,
+              reason: 'two or more rows, several candidate indexes, and no total order',
+              example: c.example,
+            });
+        }
         const row = rows.get(id);
         if (row) {
           row.count++;
@@ -180,5 +229,6 @@ export function coverage(
     rows: all,
     unserved: all.filter((r) => !r.served),
     unusedIndexes: declared.filter((ix) => !used.has(ix) && ix.name !== '_id_'),
+    unordered: [...unordered.values()],
   };
 }

@@ -8,6 +8,8 @@ export type SortSpec = Array<[field: string, direction: 1 | -1]>;
 /** One conjunctive branch of a filter (a `$or` yields one branch per alternative). */
 export interface Branch {
   eq: string[];
+  /** The equality fields matched against several values (an `$in` of two or more). */
+  multi?: string[];
   range: string[];
   sort: SortSpec;
   /** Operators the coverage check does not model (`$where`, `$expr`, `$text`, …). */
@@ -65,6 +67,7 @@ function isOperatorObject(v: unknown): v is Doc {
 
 interface Acc {
   eq: Set<string>;
+  multi: Set<string>;
   range: Set<string>;
   opaque: Set<string>;
   ors: Doc[][];
@@ -80,6 +83,7 @@ function collect(filter: Doc, acc: Acc): void {
       acc.opaque.add(key);
     } else if (isOperatorObject(value)) {
       const ops = Object.keys(value);
+      if (Array.isArray(value.$in) && value.$in.length > 1) acc.multi.add(key);
       if (ops.every((op) => EQUALITY_OPS.has(op))) acc.eq.add(key);
       else if (ops.every((op) => EQUALITY_OPS.has(op) || RANGE_OPS.has(op))) acc.range.add(key);
       else {
@@ -94,14 +98,20 @@ function collect(filter: Doc, acc: Acc): void {
 
 /** The branches of a filter: its conjunction, multiplied out over every `$or` it contains. */
 export function filterBranches(filter: Doc | undefined, sort: SortSpec = []): Branch[] {
-  const acc: Acc = { eq: new Set(), range: new Set(), opaque: new Set(), ors: [] };
+  const acc: Acc = { eq: new Set(), multi: new Set(), range: new Set(), opaque: new Set(), ors: [] };
   collect(filter ?? {}, acc);
   let branches: Acc[] = [acc];
   for (const alternatives of acc.ors) {
     const next: Acc[] = [];
     for (const b of branches) {
       for (const alt of alternatives) {
-        const child: Acc = { eq: new Set(b.eq), range: new Set(b.range), opaque: new Set(b.opaque), ors: [] };
+        const child: Acc = {
+          eq: new Set(b.eq),
+          multi: new Set(b.multi),
+          range: new Set(b.range),
+          opaque: new Set(b.opaque),
+          ors: [],
+        };
         collect(alt, child);
         // a nested $or inside an alternative is multiplied out one level (deeper nesting is opaque)
         if (child.ors.length > 0) child.opaque.add('$or');
@@ -114,6 +124,8 @@ export function filterBranches(filter: Doc | undefined, sort: SortSpec = []): Br
     const eq = [...b.eq];
     const range = [...b.range].filter((f) => !b.eq.has(f));
     const out: Branch = { eq, range, sort };
+    const multi = eq.filter((f) => b.multi.has(f));
+    if (multi.length > 0) out.multi = multi;
     if (b.opaque.size > 0) out.opaque = [...b.opaque];
     return out;
   });

@@ -10,8 +10,7 @@
  *   to `v` one by one: when most rows hold `v` (a clean mark's 0) that is the whole range (~40 ms
  *   at 10,000 rows, against 3 ms for `$gte` of the next value);
  * - a `hint` makes a query a scan of the whole named index, whatever its bounds (a hinted
- *   equality read 20-40 ms against 0.5 ms unhinted), so only the tally's read of marked rows
- *   carries one (index-hints.ts says why);
+ *   equality read 20-40 ms against 0.5 ms unhinted), so no query carries one;
  * - a second `$in` after an `$in` is not a seek either (19.5 ms against 0.5 ms for the first alone);
  * - a `limit` does not stop the scan: a page reads its whole index range first (a list keeps its
  *   range bounded, not only its page);

@@ -236,10 +236,10 @@ LineItemSchema.index({
 LineItemSchema.index({ shopId: 1, inPayouts: 1, batchId: 1, vendorId: 1, orderCreatedAt: 1, balance: 1 });
 LineItemSchema.index({ shopId: 1, vendorId: 1, batchId: 1, inPayouts: 1 });
 // The tally: a vendor's changed rows (few: in flight) by vendor and by the vendor they were counted
-// at, and the sweeper's look across shops for rows a crash left changed but uncounted (a system
-// query, like the audit outbox's).
-LineItemSchema.index({ shopId: 1, vendorId: 1, tallyDirt: 1 });
-LineItemSchema.index({ shopId: 1, 'tally.v': 1, tallyDirt: 1 });
+// at, read in (mark, _id) order (a total order: database/store-ranges.ts), and the sweeper's look
+// across shops for rows a crash left changed but uncounted (a system query, like the audit outbox's).
+LineItemSchema.index({ shopId: 1, vendorId: 1, tallyDirt: 1, _id: 1 });
+LineItemSchema.index({ shopId: 1, 'tally.v': 1, tallyDirt: 1, _id: 1 });
 LineItemSchema.index({ tallyDirt: 1 });
 // The events sweeper's cross-shop scans for pending-event markers a crash left (system queries):
 // new orders' sale rows and refund rows by type, platform fulfillments by their marker's time.
