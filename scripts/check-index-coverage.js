@@ -4,9 +4,9 @@
 // and the indexes the schemas declare, and fails when any find / count / aggregate / update / delete /
 // findAndModify shape has no serving index under the ESR rule, naming the query and the closest index.
 // Also lists declared indexes that no captured query uses. And fails when a find that returned two or
-// more rows has no total order (no unique index fully matched or sorted on) while several indexes
-// could serve it: the development store then tries every candidate plan over the whole collection
-// to return mongod's order (src/database/store-ranges.ts).
+// more rows for a request or a job has no total order (no unique index fully matched or sorted on)
+// while several indexes could serve it: the development store then tries every candidate plan over
+// the whole collection to return mongod's order (src/database/store-ranges.ts).
 //   node scripts/check-index-coverage.js <capture dir> [--report file.json]
 const fs = require('node:fs');
 const path = require('node:path');

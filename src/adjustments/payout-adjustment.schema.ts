@@ -67,9 +67,9 @@ const NEWEST = { createdAt: -1, _id: -1 } as const;
 PayoutAdjustmentSchema.index({ shopId: 1, status: 1, type: 1, ...NEWEST, customItemDate: 1 });
 PayoutAdjustmentSchema.index({ shopId: 1, vendorId: 1, status: 1, type: 1, ...NEWEST, customItemDate: 1 });
 // The payout engine: a vendor's UNPAID adjustments up to a cut-off, the vendors that have some, a batch's.
-PayoutAdjustmentSchema.index({ shopId: 1, vendorId: 1, status: 1, customItemDate: 1 });
+PayoutAdjustmentSchema.index({ shopId: 1, vendorId: 1, status: 1, customItemDate: 1, _id: 1 });
 PayoutAdjustmentSchema.index({ shopId: 1, status: 1, customItemDate: 1 });
-PayoutAdjustmentSchema.index({ shopId: 1, batchId: 1, status: 1, vendorId: 1 });
+PayoutAdjustmentSchema.index({ shopId: 1, batchId: 1, status: 1, vendorId: 1, _id: 1 });
 
 /** Per-shop sequence behind `customId` (one document per shop, `_id` = `adjustments:<shopId>`). */
 @Schema({ collection: 'payout_adjustment_sequences', versionKey: false })

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ModelOutbox, outboxOnInsert, withOutbox } from '../audit/audit-outbox';
@@ -6,6 +6,7 @@ import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { round2 } from '../common/money';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { valueOrAny } from '../database/query-filters';
+import { dropSupersededIndexes } from '../database/superseded-indexes';
 import { upsertReturningDocument } from '../database/upsert';
 import {
   ADJUSTMENT_STATUSES,
@@ -36,7 +37,10 @@ export interface PayableAdjustment {
 }
 
 @Injectable()
-export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustment> {
+export class PayoutAdjustmentsRepository
+  extends TenantRepository<PayoutAdjustment>
+  implements OnApplicationBootstrap
+{
   protected override readonly vendorField = 'vendorId';
   /** The audit outbox of adjustment documents (AuditTrail.commit). */
   readonly outbox: ModelOutbox;
@@ -47,6 +51,14 @@ export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustme
   ) {
     super(model);
     this.outbox = new ModelOutbox(model);
+  }
+
+  /** The payout engine's indexes gained `_id` (their reads are in a total order): the old ones go. */
+  onApplicationBootstrap(): Promise<void> {
+    return dropSupersededIndexes(this.model, [
+      'shopId_1_vendorId_1_status_1_customItemDate_1',
+      'shopId_1_batchId_1_status_1_vendorId_1',
+    ]);
   }
 
   /** The next number of the shop's adjustment sequence (atomic; one `_id` read-modify-write). */
@@ -136,6 +148,7 @@ export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustme
         vendorId: 1,
         amount: 1,
       })
+      .sort({ customItemDate: 1, _id: 1 })
       .lean<PayableAdjustment[]>()
       .exec();
   }
@@ -192,6 +205,7 @@ export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustme
   paidByBatch(scope: ShopScope, batchId: string): Promise<PayableAdjustment[]> {
     return this.model
       .find(this.scoped(scope, { batchId, status: 'PAID' }), { vendorId: 1, amount: 1 })
+      .sort({ vendorId: 1, _id: 1 })
       .lean<PayableAdjustment[]>()
       .exec();
   }
@@ -203,6 +217,7 @@ export class PayoutAdjustmentsRepository extends TenantRepository<PayoutAdjustme
   settledByBatch(scope: ShopScope, batchId: string, vendorId: Types.ObjectId): Promise<PayoutAdjustment[]> {
     return this.model
       .find(this.scoped(scope, { batchId, status: 'PAID', vendorId }))
+      .sort({ _id: 1 })
       .lean<PayoutAdjustment[]>()
       .exec();
   }

@@ -1,5 +1,5 @@
 import { model, Schema, Types } from 'mongoose';
-import { idFirst, idFirstPlugin } from './id-first.plugin';
+import { idFirst, idFirstPlugin, readsSeveralIds } from './id-first.plugin';
 
 describe('idFirst', () => {
   const _id = new Types.ObjectId();
@@ -36,5 +36,37 @@ describe('idFirst', () => {
         }
       }),
     );
+  });
+
+  const runPre = (M: ReturnType<typeof model>, op: string, q: unknown): Promise<void> =>
+    new Promise<void>((resolve, reject) =>
+      (
+        M.schema as unknown as {
+          s: { hooks: { execPre(n: string, c: unknown, a: unknown[], cb: (e?: Error) => void): void } };
+        }
+      ).s.hooks.execPre(op, q, [], (err?: Error) => (err ? reject(err) : resolve())),
+    );
+
+  it('reads several documents named by _id in _id order, unless the query has a sort of its own', async () => {
+    const schema = new Schema({ shopId: Schema.Types.ObjectId, n: Number });
+    schema.plugin(idFirstPlugin);
+    const M = model(`IdOrder${Date.now()}`, schema);
+    const ids = [new Types.ObjectId(), new Types.ObjectId()];
+    const several = M.find({ shopId, _id: { $in: ids } });
+    await runPre(M, 'find', several);
+    expect(several.getOptions().sort).toEqual({ _id: 1 });
+    const own = M.find({ shopId, _id: { $in: ids } }).sort({ n: -1 });
+    await runPre(M, 'find', own);
+    expect(own.getOptions().sort).toEqual({ n: -1 });
+    const one = M.find({ shopId, _id: { $in: [ids[0]] } });
+    await runPre(M, 'find', one);
+    expect(one.getOptions().sort).toBeUndefined();
+  });
+
+  it('knows a filter that names several documents by _id', () => {
+    expect(readsSeveralIds({ _id: { $in: [1, 2] } })).toBe(true);
+    expect(readsSeveralIds({ _id: { $in: [1] } })).toBe(false);
+    expect(readsSeveralIds({ _id: 1 })).toBe(false);
+    expect(readsSeveralIds({ shopId: { $in: [1, 2] } })).toBe(false);
   });
 });

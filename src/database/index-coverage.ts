@@ -165,7 +165,7 @@ export function describeBranch(b: Branch): string {
 
 /** Every distinct statement branch of the captured commands against the declared indexes. */
 export function coverage(
-  commands: Array<CommandShape & { example?: string; docs?: number }>,
+  commands: Array<CommandShape & { example?: string; docs?: number; op?: string | null }>,
   declared: DeclaredIndex[],
 ): CoverageReport {
   const unordered = new Map<string, CoverageRow>();
@@ -180,7 +180,9 @@ export function coverage(
       for (const b of s.branches) {
         const shape = describeBranch(b);
         const id = `${c.collection}|${c.command}|${shape}`;
+        // the application's reads (a request's or a job's); a test's own reads of the database are not
         if (
+          c.op &&
           c.command === 'find' &&
           (c.docs ?? 0) >= 2 &&
           !totallyOrdered(b, indexes) &&

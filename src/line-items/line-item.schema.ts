@@ -233,7 +233,15 @@ LineItemSchema.index({
 });
 // The payout engine: a vendor's due rows (sale and refund) up to a cut-off, the vendors that have
 // some, the rows a batch holds (`batchId` index above), and a vendor's unsettled rows (balance read).
-LineItemSchema.index({ shopId: 1, inPayouts: 1, batchId: 1, vendorId: 1, orderCreatedAt: 1, balance: 1 });
+LineItemSchema.index({
+  shopId: 1,
+  inPayouts: 1,
+  batchId: 1,
+  vendorId: 1,
+  orderCreatedAt: 1,
+  balance: 1,
+  _id: 1,
+});
 LineItemSchema.index({ shopId: 1, vendorId: 1, batchId: 1, inPayouts: 1 });
 // The tally: a vendor's changed rows (few: in flight) by vendor and by the vendor they were counted
 // at, read in (mark, _id) order (a total order: database/store-ranges.ts), and the sweeper's look

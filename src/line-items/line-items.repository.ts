@@ -12,6 +12,7 @@ import { chunkedBulkWrite } from '../database/bulk-write';
 import { bsonFieldReader } from '../database/bson-fields';
 import { anyOf } from '../database/query-filters';
 import { MARKED } from '../database/store-ranges';
+import { dropSupersededIndexes } from '../database/superseded-indexes';
 import type { TallyPendingRow } from '../balances/vendor-balance.schema';
 import { LineItem, LineItemFulfillment } from './line-item.schema';
 import { TALLY_EXPRESSION, type TallySource, touchesTally } from './vendor-tally';
@@ -76,12 +77,13 @@ export type RowCursor = Cursor<MoneyRowSource, QueryOptions<LineItem>>;
  * Indexes the schema no longer declares, dropped at start: `autoIndex` creates new indexes but never
  * drops old ones. The pre-refund unique (shop, order, line) would refuse every refund row; the
  * tally's indexes gained `_id` (its reads are in a total order), and the old ones would only cost
- * every write.
+ * every write; so do the payable rows' (read in a total order too).
  */
 const SUPERSEDED_INDEXES = [
   'shopId_1_orderId_1_lineItemId_1',
   'shopId_1_vendorId_1_tallyDirt_1',
   'shopId_1_tally.v_1_tallyDirt_1',
+  'shopId_1_inPayouts_1_batchId_1_vendorId_1_orderCreatedAt_1_balance_1',
 ];
 
 /**
@@ -103,10 +105,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.model.init(); // the new unique index first, so no moment is left without one
-    for (const name of SUPERSEDED_INDEXES) {
-      await this.model.collection.dropIndex(name).catch(() => undefined); // absent: nothing to do
-    }
+    await dropSupersededIndexes(this.model, SUPERSEDED_INDEXES);
   }
 
   // ---- reads --------------------------------------------------------------------------------
@@ -342,6 +341,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
   listPayable(scope: ShopScope, vendorId: Types.ObjectId, cutoff: Date): Promise<PayableLineItem[]> {
     return this.model
       .find(this.scoped(scope, { ...payable(cutoff), vendorId }), { paid: 1, balance: 1 })
+      .sort({ orderCreatedAt: 1, balance: 1, _id: 1 })
       .lean<PayableLineItem[]>()
       .exec();
   }
@@ -412,6 +412,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
         paid: 1,
         payout: 1,
       })
+      .sort({ vendorId: 1, ...STATEMENT_ORDER })
       .lean<BatchPaidLineItem[]>()
       .exec();
   }

@@ -66,7 +66,12 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
 
   /** Every batch of the period: a repeated trigger answers them again (and resumes unfinished ones). */
   forPeriod(scope: ShopScope, periodEnd: string): Promise<PayoutBatch[]> {
-    return this.model.find(this.scoped(scope, { periodEnd })).lean<PayoutBatch[]>().exec();
+    // by vendor: the unique (shop, period, vendor) index's order, a total one (database/store-ranges.ts)
+    return this.model
+      .find(this.scoped(scope, { periodEnd }))
+      .sort({ vendorId: 1 })
+      .lean<PayoutBatch[]>()
+      .exec();
   }
 
   /** One page newest first, plus the total (counted only when the page cannot tell it). */

@@ -55,4 +55,4 @@ export class Refund {
 export const RefundSchema = SchemaFactory.createForClass(Refund);
 RefundSchema.index({ shopId: 1, refundId: 1 }, { unique: true });
 // The refunds of an order (applying them when it arrives; its read shows the unattributed ones).
-RefundSchema.index({ shopId: 1, orderId: 1, processedAt: 1 });
+RefundSchema.index({ shopId: 1, orderId: 1, processedAt: 1, _id: 1 });

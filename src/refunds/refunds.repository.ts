@@ -1,17 +1,23 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { round2 } from '../common/money';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { chunkedBulkWrite } from '../database/bulk-write';
+import { dropSupersededIndexes } from '../database/superseded-indexes';
 import type { IncomingRefund } from './incoming-refund';
 import { Refund } from './refund.schema';
 
 /** The only repository of `refunds`. */
 @Injectable()
-export class RefundsRepository extends TenantRepository<Refund> {
+export class RefundsRepository extends TenantRepository<Refund> implements OnApplicationBootstrap {
   constructor(@InjectModel(Refund.name) model: Model<Refund>) {
     super(model);
+  }
+
+  /** An order's refunds gained `_id` in their index (read in a total order): the old one goes. */
+  onApplicationBootstrap(): Promise<void> {
+    return dropSupersededIndexes(this.model, ['shopId_1_orderId_1_processedAt_1']);
   }
 
   /** Stores each refund the first time it is seen (an upsert that only inserts); repeats change nothing. */
@@ -53,7 +59,13 @@ export class RefundsRepository extends TenantRepository<Refund> {
 
   /** Every refund of the order, oldest first (refund rows are cut in this order). */
   forOrder(scope: ShopScope, orderId: number): Promise<Refund[]> {
-    return this.model.find(this.scoped(scope, { orderId })).sort({ processedAt: 1 }).lean<Refund[]>().exec();
+    // `_id` after the time: refunds processed in the same second stay in one order (a total order:
+    // database/store-ranges.ts)
+    return this.model
+      .find(this.scoped(scope, { orderId }))
+      .sort({ processedAt: 1, _id: 1 })
+      .lean<Refund[]>()
+      .exec();
   }
 
   async markApplied(scope: ShopScope, refundIds: string[]): Promise<void> {

@@ -16,6 +16,9 @@ export type VendorSummary = Pick<
 const SUMMARY = { vendorName: 1, commissionType: 1, commissionAmount: 1, active: 1 } as const;
 
 /** The only repository of the vendors collection; other features read vendors through it. */
+/** Several vendors in name order: unique in the shop, so a total order (database/store-ranges.ts). */
+const BY_NAME = { vendorName: 1 } as const;
+
 @Injectable()
 export class VendorsRepository extends TenantRepository<Vendor> {
   /** The audit outbox of vendor documents (AuditTrail.commit). */
@@ -70,6 +73,7 @@ export class VendorsRepository extends TenantRepository<Vendor> {
     if (wanted.length === 0) return Promise.resolve([]);
     return this.model
       .find(this.scoped(scope, wanted.length === 1 ? wanted[0] : anyOf(wanted)), SUMMARY)
+      .sort(BY_NAME)
       .lean<VendorSummary[]>()
       .exec();
   }
@@ -79,6 +83,7 @@ export class VendorsRepository extends TenantRepository<Vendor> {
     if (names.length === 0) return Promise.resolve([]);
     return this.model
       .find(this.scoped(scope, { vendorName: { $in: names } }), SUMMARY)
+      .sort(BY_NAME)
       .lean<VendorSummary[]>()
       .exec();
   }
