@@ -11,7 +11,6 @@ import { isDuplicateKeyError } from '../database/duplicate-key';
 import { chunkedBulkWrite } from '../database/bulk-write';
 import { bsonFieldReader } from '../database/bson-fields';
 import { anyOf } from '../database/query-filters';
-import { MARKED } from '../database/store-ranges';
 import { dropSupersededIndexes } from '../database/superseded-indexes';
 import type { TallyPendingRow } from '../balances/vendor-balance.schema';
 import { LineItem, LineItemFulfillment } from './line-item.schema';
@@ -448,20 +447,21 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
 
   /**
    * Rows of the vendor (or counted at it) changed since their contribution was counted: only what
-   * is in flight, or what a crash left (rows stored before the tally existed have no mark: the
-   * sweeper gives them one before it counts, SystemLineItemsRepository.markUnmarked).
+   * is in flight, or what a crash left (rows stored before the tally existed have no mark and are
+   * counted on first look; the sweeper also marks them: SystemLineItemsRepository.markUnmarked).
    * Served by (shop, vendor, tallyDirt, _id) and (shop, tally.v, tallyDirt, _id): changed rows are few.
    */
   async changedForTally(scope: ShopScope, vendorId: Types.ObjectId, limit: number): Promise<TallySource[]> {
     const projection = { vendorId: 1, frozen: 1, inPayouts: 1, balance: 1, tally: 1, tallyDirt: 1 };
-    // Two reads, each a seek on its own index (`MARKED`), in (mark, _id) order: a total order, so
-    // the development store does not try every candidate index over the collection for the order
-    // mongod would give (database/store-ranges.ts). Unsorted, this read was cheap at rest (no marked
-    // rows) and costly while orders arrived; hinted, it scanned the whole index.
+    // Two reads, each on its own index, in (mark, _id) order: a total order, so the development
+    // store does not try every candidate index over the collection for the order mongod would give
+    // (database/store-ranges.ts). Unsorted, this read was cheap at rest (no marked rows) and costly
+    // while orders arrived; hinted, it scanned the whole index. `$ne: 0`, not `MARKED`: a row with no
+    // mark at all (stored before the tally) is counted on first look, not after the sweeper's turn.
     const [own, counted] = await Promise.all(
       [{ vendorId }, { 'tally.v': vendorId }].map((which) =>
         this.model
-          .find(this.scoped(scope, { ...which, tallyDirt: MARKED }), projection)
+          .find(this.scoped(scope, { ...which, tallyDirt: { $ne: 0 } }), projection)
           .sort({ tallyDirt: 1, _id: 1 })
           .limit(limit)
           .lean<TallySource[]>()
