@@ -11,6 +11,7 @@ import { isDuplicateKeyError } from '../database/duplicate-key';
 import { chunkedBulkWrite } from '../database/bulk-write';
 import { bsonFieldReader } from '../database/bson-fields';
 import { anyOf } from '../database/query-filters';
+import { MARKED } from '../database/store-ranges';
 import { dropSupersededIndexes } from '../database/superseded-indexes';
 import type { TallyPendingRow } from '../balances/vendor-balance.schema';
 import { LineItem, LineItemFulfillment } from './line-item.schema';
@@ -453,23 +454,34 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
    */
   async changedForTally(scope: ShopScope, vendorId: Types.ObjectId, limit: number): Promise<TallySource[]> {
     const projection = { vendorId: 1, frozen: 1, inPayouts: 1, balance: 1, tally: 1, tallyDirt: 1 };
-    // Two reads, each on its own index, in (mark, _id) order: a total order, so the development
-    // store does not try every candidate index over the collection for the order mongod would give
-    // (database/store-ranges.ts). Unsorted, this read was cheap at rest (no marked rows) and costly
-    // while orders arrived; hinted, it scanned the whole index. `$ne: 0`, not `MARKED`: a row with no
-    // mark at all (stored before the tally) is counted on first look, not after the sweeper's turn.
-    const [own, counted] = await Promise.all(
-      [{ vendorId }, { 'tally.v': vendorId }].map((which) =>
-        this.model
-          .find(this.scoped(scope, { ...which, tallyDirt: { $ne: 0 } }), projection)
-          .sort({ tallyDirt: 1, _id: 1 })
-          .limit(limit)
-          .lean<TallySource[]>()
-          .exec(),
-      ),
+    // Three seeks in parallel, each in (mark, _id) order: a total order, so the development store
+    // does not try every candidate index over the collection for the order mongod would give
+    // (database/store-ranges.ts). The vendor's marked rows (`MARKED`), its rows with no mark at all
+    // (stored before the tally: counted on first look, not after the sweeper's turn; such a row was
+    // never counted, so it is never counted at another vendor), and the rows counted at it. One
+    // `{$ne: 0}` read per side would be one command less, but this store steps over every clean row
+    // of the vendor for it (19 ms against 1.75 + 1 ms at 3,000 rows; a 2,000-order seed's store
+    // CPU 30 → 42 s).
+    const reads = [
+      { vendorId, tallyDirt: MARKED },
+      { vendorId, tallyDirt: null },
+      { 'tally.v': vendorId, tallyDirt: MARKED },
+    ].map((which) =>
+      this.model
+        .find(this.scoped(scope, which), projection)
+        .sort({ tallyDirt: 1, _id: 1 })
+        .limit(limit)
+        .lean<TallySource[]>()
+        .exec(),
     );
-    const seen = new Set(own.map((r) => String(r._id)));
-    return [...own, ...counted.filter((r) => !seen.has(String(r._id)))].slice(0, limit);
+    const seen = new Set<string>();
+    const rows: TallySource[] = [];
+    for (const r of (await Promise.all(reads)).flat()) {
+      if (seen.has(String(r._id))) continue;
+      seen.add(String(r._id));
+      rows.push(r);
+    }
+    return rows.slice(0, limit);
   }
 
   /**
