@@ -38,7 +38,7 @@ describe('idFirst', () => {
     );
   });
 
-  const runPre = (M: ReturnType<typeof model>, op: string, q: unknown): Promise<void> =>
+  const runPre = (M: { schema: unknown }, op: string, q: unknown): Promise<void> =>
     new Promise<void>((resolve, reject) =>
       (
         M.schema as unknown as {

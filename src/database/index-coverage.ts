@@ -138,8 +138,7 @@ export function totallyOrdered(branch: Branch, indexes: DeclaredIndex[]): boolea
   const multi = new Set(branch.multi ?? []);
   const fixed = new Set(branch.eq.filter((f) => !multi.has(f)));
   const sorted = new Set(branch.sort.map(([f]) => f));
-  const unique = [{ key: [['_id', 1]] as DeclaredIndex['key'], unique: true }, ...indexes];
-  return unique.some((ix) => ix.unique && ix.key.every(([f]) => fixed.has(f) || sorted.has(f)));
+  return withIdIndex(indexes).some((ix) => ix.unique && ix.key.every(([f]) => fixed.has(f) || sorted.has(f)));
 }
 
 /**
@@ -149,10 +148,13 @@ export function totallyOrdered(branch: Branch, indexes: DeclaredIndex[]): boolea
  */
 export function contested(branch: Branch, indexes: DeclaredIndex[]): boolean {
   const named = new Set([...branch.eq, ...branch.range, ...branch.sort.slice(0, 1).map(([f]) => f)]);
-  const withId = indexes.some((ix) => ix.key.length === 1 && ix.key[0][0] === '_id')
-    ? indexes
-    : [...indexes, { key: [['_id', 1]] as DeclaredIndex['key'] }];
-  return withId.filter((ix) => named.has(ix.key[0]?.[0])).length > 1;
+  return withIdIndex(indexes).filter((ix) => named.has(ix.key[0]?.[0])).length > 1;
+}
+
+/** The collection's indexes with its `_id` index, which every collection has (declared or not). */
+function withIdIndex(indexes: DeclaredIndex[]): Array<Pick<DeclaredIndex, 'key' | 'unique'>> {
+  const hasId = indexes.some((ix) => ix.key.length === 1 && ix.key[0][0] === '_id');
+  return hasId ? indexes : [...indexes, { key: [['_id', 1]], unique: true }];
 }
 
 export function describeBranch(b: Branch): string {
