@@ -13,6 +13,7 @@ import { bsonFieldReader } from '../database/bson-fields';
 import { anyOf } from '../database/query-filters';
 import { MARKED } from '../database/store-ranges';
 import { dropSupersededIndexes } from '../database/superseded-indexes';
+import { storedDocuments } from '../database/stored-documents';
 import type { TallyPendingRow } from '../balances/vendor-balance.schema';
 import { LineItem, LineItemFulfillment } from './line-item.schema';
 import { TALLY_EXPRESSION, type TallySource, touchesTally } from './vendor-tally';
@@ -432,15 +433,18 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
   async insertRefundRows(scope: ShopScope, docs: Array<Partial<LineItem>>): Promise<number> {
     if (docs.length === 0) return 0;
     try {
-      const res = await this.model.insertMany(
+      const rows = storedDocuments(
+        this.model,
         docs.map((d) => ({ ...markedForTally(d), ...this.owner(scope) })),
-        { ordered: false },
+        new Date(),
       );
-      return res.length;
+      const res = await this.model.collection.insertMany(rows, { ordered: false });
+      return res.insertedCount;
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
-      const inserted = (err as { insertedDocs?: unknown[] }).insertedDocs;
-      return Array.isArray(inserted) ? inserted.length : 0;
+      // the driver's bulk write error counts the documents it did insert
+      const inserted = (err as { result?: { insertedCount?: number } }).result?.insertedCount;
+      return typeof inserted === 'number' ? inserted : 0;
     }
   }
 

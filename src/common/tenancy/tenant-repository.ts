@@ -3,6 +3,7 @@ import { chunkedBulkWrite } from '../../database/bulk-write';
 import { countMatching } from '../../database/count';
 import { PageFloors } from '../../database/page-floors';
 import { isDuplicateKeyError } from '../../database/duplicate-key';
+import { storedDocuments } from '../../database/stored-documents';
 import { allOf } from '../../database/query-filters';
 import { CursorRows, CursorWindow, cursorQuery } from '../pagination';
 import type { ShopScope } from './scope';
@@ -50,10 +51,12 @@ export abstract class TenantRepository<T extends TenantDocument> {
   protected async insertUnlessExists(scope: ShopScope, docs: object[]): Promise<boolean> {
     if (docs.length === 0) return true;
     try {
-      await this.model.insertMany(
+      const rows = storedDocuments(
+        this.model,
         docs.map((d) => ({ ...d, ...this.owner(scope) })),
-        { ordered: false },
+        new Date(),
       );
+      await this.model.collection.insertMany(rows, { ordered: false });
       return true;
     } catch (err) {
       if (isDuplicateKeyError(err)) return false;
