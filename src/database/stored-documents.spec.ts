@@ -75,7 +75,7 @@ describe('storedDocuments', () => {
   });
 
   it('sets createdAt and updatedAt to now when the caller gave none, and keeps a given one', () => {
-    const { createdAt: _c, updatedAt: _u, ...row } = saleRow();
+    const row = { ...saleRow(), createdAt: undefined, updatedAt: undefined };
     const earlier = new Date('2026-01-01T00:00:00.000Z');
     const [a, b] = storedDocuments(LineItems, [row, { ...row, createdAt: earlier }], NOW);
     expect(a.createdAt).toEqual(NOW);
