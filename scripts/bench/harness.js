@@ -26,8 +26,11 @@ const UNLIMITED = Object.fromEntries(
     ]),
 );
 
+/** Extra node flags for the API and the CLI (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a run). */
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean);
+
 async function startServer(env = {}, port = PORT) {
-  const child = spawn('node', ['dist/main.js'], {
+  const child = spawn('node', [...NODE_ARGS, 'dist/main.js'], {
     // MALLOC_ARENA_MAX as the Dockerfile runs the service (glibc reads it at process start).
     env: {
       ...process.env,
@@ -56,7 +59,7 @@ async function startServer(env = {}, port = PORT) {
 
 function cli(...args) {
   return JSON.parse(
-    execFileSync('node', ['dist/cli/main.js', ...args], { env: process.env, encoding: 'utf8' }),
+    execFileSync('node', [...NODE_ARGS, 'dist/cli/main.js', ...args], { env: process.env, encoding: 'utf8' }),
   );
 }
 
