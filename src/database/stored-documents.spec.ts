@@ -99,6 +99,19 @@ describe('storedDocuments', () => {
     expect(stored).toEqual(asMongooseStores(LineItems, row));
   });
 
+  it('leaves out empty plain objects at any depth, as mongoose minimises them', () => {
+    const row = {
+      ...saleRow(),
+      shippingAddress: {},
+      billingAddress: { city: 'Ottawa', extra: {}, zip: undefined, nested: { deeper: {} } },
+    };
+    const [stored] = storedDocuments(LineItems, [row], NOW);
+    expect('shippingAddress' in stored).toBe(false);
+    expect(stored.billingAddress).toEqual({ city: 'Ottawa' });
+    expect(stored).toEqual(asMongooseStores(LineItems, row));
+    expect(row.billingAddress.extra).toEqual({}); // the caller's object is not touched
+  });
+
   it('does not write a field left undefined', () => {
     const [stored] = storedDocuments(LineItems, [{ ...saleRow(), eventPendingAt: undefined }], NOW);
     expect('eventPendingAt' in stored).toBe(false);

@@ -11,7 +11,8 @@ import type { Model, Schema, SchemaType } from 'mongoose';
  * The documents come from our own code (typed, never a client's JSON), so nothing is cast: a value
  * of the wrong type is refused instead (a string where the schema has a number, an id as a string),
  * as is a field the schema does not declare — stricter than mongoose, which would convert the one
- * and drop the other silently. Fields left `undefined` are not written (as mongoose does).
+ * and drop the other silently. As mongoose stores them, fields left `undefined` are not written and
+ * empty plain objects are left out (the schema's `minimize`).
  */
 export function storedDocuments<T>(
   model: Model<T>,
@@ -24,6 +25,7 @@ export function storedDocuments<T>(
     model.applyDefaults(out);
     for (const field of plan.timestamps) if (!out[field]) out[field] = now;
     if (plan.versionKey) out[plan.versionKey] = 0;
+    if (plan.minimize) for (const key of Object.keys(out)) out[key] = minimized(out[key]);
     const errors = new MongooseError.ValidationError();
     let failed = false;
     check(plan, out, '', (path, message) => {
@@ -41,6 +43,7 @@ interface Plan {
   paths: Array<{ path: string; pieces: string[]; type: SchemaType; nested: Plan | null }>;
   timestamps: string[];
   versionKey: string | null;
+  minimize: boolean;
 }
 
 const plans = new WeakMap<Schema, Plan>();
@@ -71,6 +74,7 @@ function planFor(schema: Schema): Plan {
     paths,
     timestamps: [s.$timestamps?.createdAt, s.$timestamps?.updatedAt].filter((f): f is string => !!f),
     versionKey: typeof versionKey === 'string' ? versionKey : null,
+    minimize: schema.get('minimize') !== false,
   };
   plans.set(schema, plan);
   return plan;
@@ -125,4 +129,27 @@ function describe(value: unknown): string {
     : typeof value === 'object'
       ? (value.constructor?.name ?? 'object')
       : typeof value;
+}
+
+/**
+ * A copy of a plain object without its `undefined` fields and empty plain objects, at any depth
+ * (undefined when nothing is left), as mongoose's `minimize` stores it; any other value as it is.
+ */
+function minimized(value: unknown): unknown {
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  let kept = false;
+  for (const [key, v] of Object.entries(value)) {
+    const m = minimized(v);
+    if (m === undefined) continue;
+    out[key] = m;
+    kept = true;
+  }
+  return kept ? out : undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
 }
