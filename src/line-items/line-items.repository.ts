@@ -7,13 +7,11 @@ import { ModelOutbox, withOutbox } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { payoutState, sumAmounts } from '../common/money';
-import { isDuplicateKeyError } from '../database/duplicate-key';
 import { chunkedBulkWrite } from '../database/bulk-write';
 import { bsonFieldReader } from '../database/bson-fields';
 import { anyOf } from '../database/query-filters';
 import { MARKED } from '../database/store-ranges';
 import { dropSupersededIndexes } from '../database/superseded-indexes';
-import { storedDocuments } from '../database/stored-documents';
 import type { TallyPendingRow } from '../balances/vendor-balance.schema';
 import { LineItem, LineItemFulfillment } from './line-item.schema';
 import { TALLY_EXPRESSION, type TallySource, touchesTally } from './vendor-tally';
@@ -431,21 +429,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
    * refuses a row another payload already brought. Returns how many were new.
    */
   async insertRefundRows(scope: ShopScope, docs: Array<Partial<LineItem>>): Promise<number> {
-    if (docs.length === 0) return 0;
-    try {
-      const rows = storedDocuments(
-        this.model,
-        docs.map((d) => ({ ...markedForTally(d), ...this.owner(scope) })),
-        new Date(),
-      );
-      const res = await this.model.collection.insertMany(rows, { ordered: false });
-      return res.insertedCount;
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-      // the driver's bulk write error counts the documents it did insert
-      const inserted = (err as { result?: { insertedCount?: number } }).result?.insertedCount;
-      return typeof inserted === 'number' ? inserted : 0;
-    }
+    return this.insertRows(scope, docs.map(markedForTally));
   }
 
   // ---- the tally: the vendors' maintained balance sums (vendor-tally.service.ts) ----------------

@@ -49,18 +49,29 @@ export abstract class TenantRepository<T extends TenantDocument> {
    * them (they already existed: a replay or a concurrent writer); the others are written.
    */
   protected async insertUnlessExists(scope: ShopScope, docs: object[]): Promise<boolean> {
-    if (docs.length === 0) return true;
+    return (await this.insertRows(scope, docs)) === docs.length;
+  }
+
+  /**
+   * Inserts new documents of the scope in one unordered insert, without building mongoose documents
+   * (database/stored-documents.ts: the schema's defaults, timestamps and validators, no casting).
+   * Returns how many were stored: a document whose unique key exists already is skipped (counted by
+   * the driver, whichever of them collided); any other error is thrown.
+   */
+  protected async insertRows(scope: ShopScope, docs: object[]): Promise<number> {
+    if (docs.length === 0) return 0;
     try {
       const rows = storedDocuments(
         this.model,
         docs.map((d) => ({ ...d, ...this.owner(scope) })),
         new Date(),
       );
-      await this.model.collection.insertMany(rows, { ordered: false });
-      return true;
+      return (await this.model.collection.insertMany(rows, { ordered: false })).insertedCount;
     } catch (err) {
-      if (isDuplicateKeyError(err)) return false;
-      throw err;
+      if (!isDuplicateKeyError(err)) throw err;
+      // the driver's bulk write error counts the documents it did insert
+      const inserted = (err as { result?: { insertedCount?: number } }).result?.insertedCount;
+      return typeof inserted === 'number' ? inserted : 0;
     }
   }
 
