@@ -6,8 +6,12 @@ import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { chunkedBulkWrite } from '../database/bulk-write';
 import { duplicateKeyIndexes, isDuplicateKeyError } from '../database/duplicate-key';
+import type { UnionPart } from '../database/read-together';
 import { SkuCommission } from './sku-commission.schema';
 import type { NewSkuRecord, SkuUpdate, StoredSku } from './sku-upload';
+
+/** What pricing reads of a SKU record (StoredSku). */
+const STORED_SKU = { sku: 1, commissionType: 1, commissionAmount: 1, costOfGoods: 1 } as const;
 
 /** The part of a mongoose query cursor the list needs. */
 export interface RowCursor<T> {
@@ -64,11 +68,13 @@ export class SkuCommissionsRepository extends TenantRepository<SkuCommission> {
     if (skus.length === 0) return new Map();
     const filter = this.scoped(scope);
     filter.sku = { $in: skus };
-    const rows = await this.model
-      .find(filter, { sku: 1, commissionType: 1, commissionAmount: 1, costOfGoods: 1 })
-      .lean<StoredSku[]>()
-      .exec();
+    const rows = await this.model.find(filter, STORED_SKU).lean<StoredSku[]>().exec();
     return new Map(rows.map((r) => [r.sku, r]));
+  }
+
+  /** The same records as `findBySkus`, as a part of a combined read (null: none wanted). */
+  skusPart(tag: string, scope: ShopScope, skus: string[]): UnionPart | null {
+    return skus.length === 0 ? null : this.readPart(tag, scope, { sku: { $in: skus } }, STORED_SKU);
   }
 
   /**

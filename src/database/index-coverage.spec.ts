@@ -1,6 +1,7 @@
 import { Types } from 'mongoose';
 import { assess, coverage, DeclaredIndex, verdict } from './index-coverage';
 import { commandShape, documentsReturned, filterBranches } from './query-shape';
+import { unionPart } from './read-together';
 
 const ix = (collection: string, key: Array<[string, 1 | -1]>, unique = false): DeclaredIndex => ({
   collection,
@@ -66,6 +67,37 @@ describe('query shapes', () => {
       pipeline: [{ $match: { shopId: 1 } }, { $sort: { at: 1 } }, { $group: { _id: null } }],
     });
     expect(agg!.statements[0].branches[0]).toEqual({ eq: ['shopId'], range: [], sort: [['at', 1]] });
+  });
+
+  it('reads every $unionWith part of an aggregation as a statement on its own collection', () => {
+    const shopId = new Types.ObjectId();
+    const parts = [
+      unionPart(
+        'v',
+        'vendors',
+        { vendorName: { $in: ['a', 'b'] }, shopId },
+        { vendorName: 1 },
+        { vendorName: 1 },
+      ),
+      unionPart('k', 'sku_commissions', { sku: { $in: ['s'] }, shopId }, { sku: 1 }),
+    ];
+    const agg = commandShape('aggregate', {
+      aggregate: 'shops',
+      pipeline: [{ $match: { _id: shopId } }, ...parts.map((p) => p.stage), { $unionWith: 'events' }],
+    });
+    expect(agg!.collection).toBe('shops');
+    expect(agg!.statements).toEqual([
+      { branches: [{ eq: ['_id'], range: [], sort: [] }] },
+      {
+        collection: 'vendors',
+        branches: [
+          { eq: ['vendorName', 'shopId'], multi: ['vendorName'], range: [], sort: [['vendorName', 1]] },
+        ],
+      },
+      { collection: 'sku_commissions', branches: [{ eq: ['sku', 'shopId'], range: [], sort: [] }] },
+      // a bare collection name: every document of it, a collection scan
+      { collection: 'events', branches: [{ eq: [], range: [], sort: [] }] },
+    ]);
   });
 
   it('counts the documents a reply hands back', () => {
@@ -193,6 +225,29 @@ describe('index coverage (ESR)', () => {
     expect(report.rows.find((r) => r.served)!.count).toBe(2);
     expect(report.unserved.map((r) => r.shape)).toEqual(['eq(shopId,x)']);
     expect(report.unusedIndexes).toEqual([unique]);
+  });
+
+  it("judges an aggregation's $unionWith parts against their own collections' indexes", () => {
+    const byName = ix('vendors', [
+      ['shopId', 1],
+      ['vendorName', 1],
+    ]);
+    const shape = commandShape('aggregate', {
+      aggregate: 'shops',
+      pipeline: [
+        { $match: { _id: 1 } },
+        unionPart('v', 'vendors', { shopId: 1, vendorName: { $in: ['a'] } }, { vendorName: 1 }).stage,
+        unionPart('k', 'sku_commissions', { shopId: 1, sku: { $in: ['s'] } }, { sku: 1 }).stage,
+      ],
+    })!;
+    const report = coverage([shape], [ix('shops', [['_id', 1]], true), byName]);
+    expect(report.rows.map((r) => [r.collection, r.shape, r.served])).toEqual([
+      ['shops', 'eq(_id)', true],
+      ['sku_commissions', 'eq(shopId,sku)', false],
+      ['vendors', 'eq(shopId,vendorName)', true],
+    ]);
+    expect(report.rows.find((r) => r.collection === 'vendors')!.index).toBe(byName.name);
+    expect(report.unusedIndexes).toEqual([]);
   });
 });
 

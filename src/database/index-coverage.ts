@@ -177,11 +177,13 @@ export function coverage(
   const rows = new Map<string, CoverageRow>();
   const used = new Set<DeclaredIndex>();
   for (const c of commands) {
-    const indexes = byCollection.get(c.collection) ?? [];
     for (const s of c.statements) {
+      // an aggregation's `$unionWith` part reads its own collection
+      const collection = s.collection ?? c.collection;
+      const indexes = byCollection.get(collection) ?? [];
       for (const b of s.branches) {
         const shape = describeBranch(b);
-        const id = `${c.collection}|${c.command}|${shape}`;
+        const id = `${collection}|${c.command}|${shape}`;
         // the application's reads (a request's or a job's); a test's own reads of the database are not
         if (
           c.op &&
@@ -194,7 +196,7 @@ export function coverage(
           if (u) u.count++;
           else
             unordered.set(id, {
-              collection: c.collection,
+              collection,
               command: c.command,
               shape,
               count: 1,
@@ -214,7 +216,7 @@ export function coverage(
         // every other index that serves it counts as used too: the planner may pick any of them
         for (const ix of indexes) if (assess(b, ix).served) used.add(ix);
         rows.set(id, {
-          collection: c.collection,
+          collection,
           command: c.command,
           shape,
           count: 1,

@@ -19,6 +19,8 @@ export interface Branch {
 /** One statement of a command (an `update` or `delete` command may carry many). */
 export interface Statement {
   branches: Branch[];
+  /** The collection it reads when not the command's (an aggregation's `$unionWith` part). */
+  collection?: string;
 }
 
 export interface CommandShape {
@@ -165,13 +167,25 @@ export function commandShape(name: string, command: Doc): CommandShape | null {
       break;
     case 'aggregate': {
       const pipeline = (command.pipeline as Doc[]) ?? [];
-      const match = pipeline[0]?.$match as Doc | undefined;
-      const sortStage = pipeline.find((s, i) => i <= 1 && s.$sort)?.$sort;
-      statements.push({ branches: filterBranches(match ?? {}, toSortSpec(sortStage)) });
+      statements.push(pipelineStatement(pipeline));
+      // each `$unionWith` part is a read of its own collection, served by that collection's indexes
+      for (const stage of pipeline) {
+        const union = stage.$unionWith as { coll?: string; pipeline?: Doc[] } | string | undefined;
+        if (union === undefined) continue;
+        const part = typeof union === 'string' ? { coll: union } : union;
+        if (part.coll) statements.push({ ...pipelineStatement(part.pipeline ?? []), collection: part.coll });
+      }
       break;
     }
   }
   return { command: name, collection, statements };
+}
+
+/** A pipeline's read: its leading `$match` and a `$sort` right after it. */
+function pipelineStatement(pipeline: Doc[]): Statement {
+  const match = pipeline[0]?.$match as Doc | undefined;
+  const sortStage = pipeline.find((s, i) => i <= 1 && s.$sort)?.$sort;
+  return { branches: filterBranches(match ?? {}, toSortSpec(sortStage)) };
 }
 
 /** Documents a reply hands back to the client. */

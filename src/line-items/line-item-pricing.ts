@@ -15,6 +15,11 @@ import type { ShopScope } from '../common/tenancy';
 import { ShopsService } from '../shops/shops.service';
 import { VendorsRepository, VendorSummary } from '../vendors/vendors.repository';
 import type { LineItem } from './line-item.schema';
+import type { UnionPart } from '../database/read-together';
+
+/** The parts of the pricing read. */
+const VENDORS = 'vendors';
+const SKUS = 'skus';
 
 /** Everything a batch of line items needs besides themselves, loaded with one query per collection. */
 export interface PricingContext {
@@ -73,15 +78,20 @@ export class LineItemPricing {
     },
   ): Promise<PricingContext> {
     const names = unique(need.vendorNames);
-    const [shop, vendors, skus] = await Promise.all([
-      this.shops.getById(scope.shopId),
-      this.vendors.findByNamesOrIds(
+    // One command for the three collections (database/read-together.ts): ingestion loads this once
+    // per order, and each round trip costs the client and the store about as much as the read.
+    const parts = [
+      this.vendors.namesOrIdsPart(
+        VENDORS,
         scope,
         names,
         unique((need.vendorIds ?? []).map((id) => (id ? String(id) : null))),
       ),
-      this.skus.findBySkus(scope, unique(need.skus)),
-    ]);
+      this.skus.skusPart(SKUS, scope, unique(need.skus)),
+    ].filter((p): p is UnionPart => p !== null);
+    const { shop, parts: found } = await this.shops.getByIdWith(scope.shopId, parts);
+    const vendors = (found.get(VENDORS) ?? []) as unknown as VendorSummary[];
+    const skus = new Map(((found.get(SKUS) ?? []) as unknown as StoredSku[]).map((r) => [r.sku, r]));
     const wantedNames = new Set(names);
     return {
       settings: moneySettingsFrom(shop.settings),

@@ -4,6 +4,7 @@ import { Model, Types } from 'mongoose';
 import { ModelOutbox, withOutbox } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope, toObjectId } from '../common/tenancy';
+import { readTogether, type UnionPart } from '../database/read-together';
 import { Shop } from './shop.schema';
 
 /** The store-platform part of a shop record (fulfillments): settings.platform and the encrypted token. */
@@ -87,6 +88,20 @@ export class ShopsRepository {
   findById(shopId: string): Promise<Shop | null> {
     const id = toObjectId(shopId);
     return id ? this.model.findOne({ _id: id }).lean<Shop>().exec() : Promise.resolve(null);
+  }
+
+  /**
+   * The shop and, in the same command, the documents of other collections' parts (each built by
+   * its own repository: database/read-together.ts). Null shop: none with this id.
+   */
+  async findByIdWith(
+    shopId: string,
+    parts: UnionPart[],
+  ): Promise<{ shop: Shop | null; parts: Map<string, Array<Record<string, unknown>>> }> {
+    const id = toObjectId(shopId);
+    if (!id) return { shop: null, parts: new Map() };
+    const { head, parts: found } = await readTogether(this.model, { _id: id }, parts);
+    return { shop: head[0] ?? null, parts: found };
   }
 
   /** Counts refunds waiting for their order (+1 when one starts waiting, −1 when it is applied). */

@@ -3,6 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import type { CursorRows, CursorWindow } from '../common/pagination';
 import { anyOf, valueOrAny } from '../database/query-filters';
+import type { UnionPart } from '../database/read-together';
 import { ShopScope, TenantRepository, toObjectId } from '../common/tenancy';
 import { ModelOutbox, outboxOnInsert, withOutbox } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
@@ -65,17 +66,20 @@ export class VendorsRepository extends TenantRepository<Vendor> {
     names: string[],
     ids: Array<string | Types.ObjectId>,
   ): Promise<VendorSummary[]> {
-    const oids = [...new Set(ids.map(String))].map(toObjectId).filter((x): x is Types.ObjectId => !!x);
-    const wanted = [
-      ...(names.length > 0 ? [{ vendorName: { $in: names } }] : []),
-      ...(oids.length > 0 ? [{ _id: { $in: oids } }] : []),
-    ];
-    if (wanted.length === 0) return Promise.resolve([]);
-    return this.model
-      .find(this.scoped(scope, wanted.length === 1 ? wanted[0] : anyOf(wanted)), SUMMARY)
-      .sort(BY_NAME)
-      .lean<VendorSummary[]>()
-      .exec();
+    const wanted = namesOrIds(names, ids);
+    if (!wanted) return Promise.resolve([]);
+    return this.model.find(this.scoped(scope, wanted), SUMMARY).sort(BY_NAME).lean<VendorSummary[]>().exec();
+  }
+
+  /** The same vendors as `findByNamesOrIds`, as a part of a combined read (null: none wanted). */
+  namesOrIdsPart(
+    tag: string,
+    scope: ShopScope,
+    names: string[],
+    ids: Array<string | Types.ObjectId>,
+  ): UnionPart | null {
+    const wanted = namesOrIds(names, ids);
+    return wanted ? this.readPart(tag, scope, wanted, SUMMARY, BY_NAME) : null;
   }
 
   /** The vendors with these stored (lowercased) names, in one read. */
@@ -142,4 +146,15 @@ export class VendorsRepository extends TenantRepository<Vendor> {
   page(scope: ShopScope, window: CursorWindow, filter: { active?: boolean }): Promise<CursorRows<Vendor>> {
     return this.cursorPage(scope, { active: valueOrAny(filter.active, [true, false]) }, window);
   }
+}
+
+/** The filter of the vendors with these names or ids (null: none wanted). */
+function namesOrIds(names: string[], ids: Array<string | Types.ObjectId>): Record<string, unknown> | null {
+  const oids = [...new Set(ids.map(String))].map(toObjectId).filter((x): x is Types.ObjectId => !!x);
+  const wanted = [
+    ...(names.length > 0 ? [{ vendorName: { $in: names } }] : []),
+    ...(oids.length > 0 ? [{ _id: { $in: oids } }] : []),
+  ];
+  if (wanted.length === 0) return null;
+  return wanted.length === 1 ? wanted[0] : anyOf(wanted);
 }

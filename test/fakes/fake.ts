@@ -4,6 +4,7 @@ import { Clock } from '../../src/common/clock/clock';
 import { shopScope, type ShopScope } from '../../src/common/tenancy';
 import type { Shop, ShopSettings } from '../../src/shops/shop.schema';
 import type { ShopsService } from '../../src/shops/shops.service';
+import type { UnionPart } from '../../src/database/read-together';
 
 /**
  * Typed fakes for service-level unit tests (after immich's `test/utils.ts`): small in-memory
@@ -55,8 +56,24 @@ export class FixedClock extends Clock {
   }
 }
 
-/** The shop's settings as the pricing path reads them (ShopsService.getById). */
-export class FakeShops implements Pick<ShopsService, 'getById'> {
+/**
+ * A part of a combined read as the fakes build it (database/read-together.ts): the rows its
+ * repository would read, resolved when the combined read runs.
+ */
+export interface FakeUnionPart extends UnionPart {
+  rows(): Array<Record<string, unknown>>;
+}
+
+export function fakePart(tag: string, rows: () => object[]): FakeUnionPart {
+  return {
+    tag,
+    stage: { $unionWith: { coll: `fake:${tag}`, pipeline: [] } },
+    rows: () => rows() as Array<Record<string, unknown>>,
+  };
+}
+
+/** The shop's settings as the pricing path reads them (ShopsService.getById, getByIdWith). */
+export class FakeShops implements Pick<ShopsService, 'getById' | 'getByIdWith'> {
   settings: Partial<ShopSettings> = {};
   profileFields: string[] | null = null;
 
@@ -66,6 +83,16 @@ export class FakeShops implements Pick<ShopsService, 'getById'> {
       settings: this.settings,
       profileFields: this.profileFields,
     } as Shop;
+  }
+
+  async getByIdWith(
+    shopId: string,
+    parts: UnionPart[],
+  ): Promise<{ shop: Shop; parts: Map<string, Array<Record<string, unknown>>> }> {
+    return {
+      shop: await this.getById(shopId),
+      parts: new Map(parts.map((p) => [p.tag, (p as FakeUnionPart).rows()])),
+    };
   }
 }
 

@@ -9,7 +9,7 @@ import type { UserDto } from '../../src/users/dto/user-response.dto';
 import type { UsersService } from '../../src/users/users.service';
 import type { CommissionType, Vendor } from '../../src/vendors/vendor.schema';
 import type { VendorsRepository, VendorSummary } from '../../src/vendors/vendors.repository';
-import { inScope, SHOP } from './fake';
+import { fakePart, type FakeUnionPart, inScope, SHOP } from './fake';
 
 /** A stored vendor with the schema's defaults. */
 export function vendor(
@@ -33,7 +33,14 @@ export function vendor(
 }
 
 type VendorMethods =
-  'create' | 'findById' | 'findSummaries' | 'findByNames' | 'findByNamesOrIds' | 'listActive' | 'update';
+  | 'create'
+  | 'findById'
+  | 'findSummaries'
+  | 'findByNames'
+  | 'findByNamesOrIds'
+  | 'namesOrIdsPart'
+  | 'listActive'
+  | 'update';
 
 /** The vendors collection in memory; the unique (shop, name) index refuses like the driver does. */
 export class FakeVendorsRepository implements Pick<VendorsRepository, VendorMethods> {
@@ -72,9 +79,28 @@ export class FakeVendorsRepository implements Pick<VendorsRepository, VendorMeth
     names: string[],
     ids: Array<string | Types.ObjectId>,
   ): Promise<VendorSummary[]> {
+    return this.namesOrIds(scope, names, ids);
+  }
+
+  namesOrIdsPart(
+    tag: string,
+    scope: ShopScope,
+    names: string[],
+    ids: Array<string | Types.ObjectId>,
+  ): FakeUnionPart | null {
+    if (names.length === 0 && ids.length === 0) return null;
+    return fakePart(tag, () => this.namesOrIds(scope, names, ids));
+  }
+
+  private namesOrIds(
+    scope: ShopScope,
+    names: string[],
+    ids: Array<string | Types.ObjectId>,
+  ): VendorSummary[] {
     const wanted = new Set(ids.map(String));
     return this.live(scope)
       .filter((v) => names.includes(v.vendorName) || wanted.has(String(v._id)))
+      .sort((a, b) => a.vendorName.localeCompare(b.vendorName))
       .map(summary);
   }
 
@@ -121,7 +147,7 @@ function summary(v: Vendor): VendorSummary {
 /** SKU records in memory: what pricing reads and what a `costOfItem` write sets. */
 export class FakeSkuCommissionsRepository implements Pick<
   SkuCommissionsRepository,
-  'findBySkus' | 'setCostOfGoods'
+  'findBySkus' | 'skusPart' | 'setCostOfGoods'
 > {
   readonly records = new Map<string, StoredSku>();
 
@@ -138,6 +164,13 @@ export class FakeSkuCommissionsRepository implements Pick<
 
   async findBySkus(_scope: ShopScope, skus: string[]): Promise<Map<string, StoredSku>> {
     return new Map(skus.filter((s) => this.records.has(s)).map((s) => [s, { ...this.records.get(s)! }]));
+  }
+
+  skusPart(tag: string, _scope: ShopScope, skus: string[]): FakeUnionPart | null {
+    if (skus.length === 0) return null;
+    return fakePart(tag, () =>
+      skus.filter((s) => this.records.has(s)).map((s) => ({ ...this.records.get(s)! })),
+    );
   }
 
   async setCostOfGoods(

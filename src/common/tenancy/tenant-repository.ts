@@ -5,6 +5,7 @@ import { PageFloors } from '../../database/page-floors';
 import { isDuplicateKeyError } from '../../database/duplicate-key';
 import { storedDocuments } from '../../database/stored-documents';
 import { allOf } from '../../database/query-filters';
+import { unionPart, type UnionPart } from '../../database/read-together';
 import { CursorRows, CursorWindow, cursorQuery } from '../pagination';
 import type { ShopScope } from './scope';
 
@@ -35,6 +36,20 @@ export abstract class TenantRepository<T extends TenantDocument> {
     };
     if (scope.vendorId && this.vendorField) out[this.vendorField] = new Types.ObjectId(scope.vendorId);
     return out;
+  }
+
+  /**
+   * This collection's part of a combined read of several collections (database/read-together.ts):
+   * the scope's documents matching `filter`, scoped exactly as this repository's own reads.
+   */
+  protected readPart(
+    tag: string,
+    scope: ShopScope,
+    filter: Record<string, unknown>,
+    projection: Record<string, 0 | 1>,
+    sort?: Record<string, 1 | -1>,
+  ): UnionPart {
+    return unionPart(tag, this.model.collection.collectionName, this.scoped(scope, filter), projection, sort);
   }
 
   /** The scope's document with this id; null for another shop's, an unknown or a malformed id. */

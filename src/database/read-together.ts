@@ -1,0 +1,67 @@
+import type { Model, PipelineStage } from 'mongoose';
+
+/** The field that names which part of a combined read a document came from (removed before use). */
+const PART_FIELD = '_readTogetherPart';
+
+type Doc = Record<string, unknown>;
+
+/**
+ * One collection's part of a combined read: a `$unionWith` of its documents matching a filter, in a
+ * sort order, projected. Built by the collection's own repository (TenantRepository.unionPart), so
+ * the tenant filter is the repository's, as in its own reads.
+ */
+export interface UnionPart {
+  tag: string;
+  stage: PipelineStage.UnionWith;
+}
+
+export function unionPart(
+  tag: string,
+  collection: string,
+  filter: Doc,
+  projection: Record<string, 0 | 1>,
+  sort?: Record<string, 1 | -1>,
+): UnionPart {
+  return {
+    tag,
+    stage: {
+      $unionWith: {
+        coll: collection,
+        pipeline: <PipelineStage.UnionWithPipelineStage[]>[
+          { $match: filter },
+          ...(sort ? [{ $sort: sort }] : []),
+          { $project: projection },
+          { $set: { [PART_FIELD]: tag } },
+        ],
+      },
+    },
+  };
+}
+
+/**
+ * The documents of `model` matching `match` and the documents of each part, in one command (an
+ * aggregation with one `$unionWith` per part) instead of one round trip per collection: the
+ * development store serialises commands, and each round trip costs the client about as much as the
+ * server. Each part's pipeline starts with its `$match` (and `$sort`), so the planner serves it with
+ * the same index as the collection's own read would (the index-coverage gate reads every part).
+ * Documents come back as a lean read returns them.
+ */
+export async function readTogether<H>(
+  model: Model<H>,
+  match: Doc,
+  parts: UnionPart[],
+): Promise<{ head: H[]; parts: Map<string, Doc[]> }> {
+  const rows = await model.aggregate<Doc>([{ $match: match }, ...parts.map((p) => p.stage)]).exec();
+  const head: H[] = [];
+  const byTag = new Map<string, Doc[]>(parts.map((p) => [p.tag, []]));
+  for (const row of rows) {
+    const tag = row[PART_FIELD];
+    if (typeof tag !== 'string') {
+      head.push(row as H);
+      continue;
+    }
+    delete row[PART_FIELD];
+    byTag.get(tag)?.push(row);
+  }
+  return { head, parts: byTag };
+}
