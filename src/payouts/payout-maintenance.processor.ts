@@ -56,7 +56,8 @@ export class PayoutMaintenanceProcessor extends RepeatableJobsProcessor {
   async countTallies(): Promise<number> {
     let counted = 0;
     // rows older than the tally first get a mark, then are counted like any changed row
-    for (let round = 0; round < 20; round++) if ((await this.systemLines.markUnmarked(SWEEP_BATCH)) < SWEEP_BATCH) break;
+    for (let round = 0; round < 20; round++)
+      if ((await this.systemLines.markUnmarked(SWEEP_BATCH)) < SWEEP_BATCH) break;
     for (let round = 0; round < 20; round++) {
       const rows = await this.systemLines.changedTallies(SWEEP_BATCH);
       if (rows.length === 0) break;
