@@ -19,7 +19,8 @@ export function unionPart(
   tag: string,
   collection: string,
   filter: Doc,
-  projection: Record<string, 0 | 1>,
+  /** Undefined: whole documents. */
+  projection: Record<string, 0 | 1> | undefined,
   sort?: Record<string, 1 | -1>,
 ): UnionPart {
   return {
@@ -30,7 +31,7 @@ export function unionPart(
         pipeline: <PipelineStage.UnionWithPipelineStage[]>[
           { $match: filter },
           ...(sort ? [{ $sort: sort }] : []),
-          { $project: projection },
+          ...(projection ? [{ $project: projection }] : []),
           { $set: { [PART_FIELD]: tag } },
         ],
       },

@@ -1,8 +1,12 @@
 import { Injectable, Logger, Module } from '@nestjs/common';
 import { OperationContexts } from '../common/context/operation-context';
 import type { ShopScope } from '../common/tenancy';
+import type { UnionPart } from '../database/read-together';
 import type { EventType } from './event-catalogue';
 import { eventIdFor } from './fan-out';
+
+/** The tag of the endpoints part of a caller's combined read (EventSink.endpointsPart). */
+const ENDPOINTS_PART = 'webhookEndpoints';
 
 /** An event a feature reports: a source key (hashed into the event id), type, time, `data.object`. */
 export interface SourcedEvent {
@@ -27,11 +31,15 @@ export interface EventFinisher {
 }
 
 export interface EventRecorder {
+  /** `endpoints`: the shop's endpoints as the caller read them (`endpointsPart`); else read here. */
   record(
     scope: ShopScope,
     drafts: Array<{ id: string; type: EventType; createdAt: Date; object: Record<string, unknown> }>,
     durability: 'sweeper',
+    endpoints?: Array<Record<string, unknown>>,
   ): Promise<void>;
+  /** The shop's endpoints as a part of a caller's combined read (database/read-together.ts). */
+  endpointsPart(scope: ShopScope, tag: string): UnionPart;
   /** Which of these event ids are stored (one indexed read). */
   storedIds(scope: ShopScope, ids: string[]): Promise<Set<string>>;
 }
@@ -70,10 +78,25 @@ export class EventSink {
   }
 
   /**
+   * The endpoints read of a coming `emit`, as a part of the caller's own combined read
+   * (database/read-together.ts): the caller hands the part's rows to `emit`, which then does not
+   * read them (ingestion: one round trip less per order). Null: no events module in this process.
+   */
+  endpointsPart(scope: ShopScope): UnionPart | null {
+    return this.recorder ? this.recorder.endpointsPart(scope, ENDPOINTS_PART) : null;
+  }
+
+  /**
    * Records the events (then runs the watchers). True when they are recorded: only then may the
    * caller clear its source's pending-event marker; otherwise the sweeper's finisher records them.
+   * `endpoints`: the rows of `endpointsPart`, read by the caller before the change it reports (an
+   * endpoint created after that read gets only later events, as after a read made here).
    */
-  async emit(scope: ShopScope, events: SourcedEvent[]): Promise<boolean> {
+  async emit(
+    scope: ShopScope,
+    events: SourcedEvent[],
+    endpoints?: Array<Record<string, unknown>>,
+  ): Promise<boolean> {
     if (events.length === 0) return true;
     if (!this.recorder) {
       this.logger.warn({ types: events.map((e) => e.type) }, 'No events module in this process: not emitted');
@@ -93,6 +116,7 @@ export class EventSink {
             object: e.object,
           })),
           'sweeper',
+          endpoints,
         ),
       );
       recorded = true;

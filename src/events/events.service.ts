@@ -5,6 +5,7 @@ import type { Types } from 'mongoose';
 import { AuditRelays } from '../audit/audit-relays';
 import type { AuditRecord } from '../audit/audit-record';
 import { Clock } from '../common/clock/clock';
+import type { UnionPart } from '../database/read-together';
 import { NotFoundError } from '../common/errors';
 import { nextOffset } from '../common/pagination';
 import { shopScope, type ShopScope } from '../common/tenancy';
@@ -91,12 +92,18 @@ export class EventsService implements OnModuleInit {
     }
   }
 
-  async record(scope: ShopScope, drafts: EventDraft[], durability: 'outbox' | 'sweeper'): Promise<void> {
+  async record(
+    scope: ShopScope,
+    drafts: EventDraft[],
+    durability: 'outbox' | 'sweeper',
+    known?: Array<Record<string, unknown>>,
+  ): Promise<void> {
     if (drafts.length === 0) return;
     // The endpoints first: an event no endpoint subscribes to is stored without a pending fan-out,
     // so recording it is two commands (this read and the insert) instead of four. An endpoint
     // created after this read gets only later events (as it would a moment later).
-    const endpoints = await this.endpoints.all(scope);
+    // `known`: read by the caller in its own combined read (EventSink.endpointsPart), just before.
+    const endpoints = known ? (known as unknown as WebhookEndpoint[]) : await this.endpoints.all(scope);
     const targeted = drafts.some((d) => matchingEndpoints(endpoints, d.type).length > 0);
     const pendingAt = durability === 'sweeper' && targeted ? this.clock.now() : null;
     await this.events.insert(
@@ -116,6 +123,10 @@ export class EventsService implements OnModuleInit {
         scope,
         drafts.map((d) => d.id),
       );
+  }
+
+  endpointsPart(scope: ShopScope, tag: string): UnionPart {
+    return this.endpoints.allPart(tag, scope);
   }
 
   /** One delivery per event and matching endpoint, each queued for its first attempt. */

@@ -3,6 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ShopScope, TenantRepository } from '../common/tenancy';
 import { StoredSecret, WebhookEndpoint } from './webhook-endpoint.schema';
+import type { UnionPart } from '../database/read-together';
 
 const NEWEST = { createdAt: -1, _id: -1 } as const;
 
@@ -51,6 +52,11 @@ export class WebhookEndpointsRepository extends TenantRepository<WebhookEndpoint
   /** Every endpoint of the shop (at most 16): the fan-out reads them once per write. */
   all(scope: ShopScope): Promise<WebhookEndpoint[]> {
     return this.model.find(this.scoped(scope)).sort(NEWEST).lean<WebhookEndpoint[]>().exec();
+  }
+
+  /** The same endpoints as `all`, as a part of a combined read (database/read-together.ts). */
+  allPart(tag: string, scope: ShopScope): UnionPart {
+    return this.readPart(tag, scope, {}, undefined, NEWEST);
   }
 
   update(

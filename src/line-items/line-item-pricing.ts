@@ -31,6 +31,13 @@ export interface PricingContext {
   skus: Map<string, StoredSku>;
 }
 
+/** What a load prices: the vendors its lines name or belong to, and their SKUs. */
+export interface PricingNeed {
+  vendorNames?: Array<string | null>;
+  vendorIds?: Array<Types.ObjectId | null>;
+  skus?: Array<string | null>;
+}
+
 /** A priced line: the vendor it belongs to (null: none yet, no commission) and its figures. */
 export interface PricedLine {
   vendor: VendorSummary | null;
@@ -69,14 +76,19 @@ export class LineItemPricing {
     private readonly skus: SkuCommissionsRepository,
   ) {}
 
-  async load(
+  async load(scope: ShopScope, need: PricingNeed): Promise<PricingContext> {
+    return (await this.loadWith(scope, need, [])).ctx;
+  }
+
+  /**
+   * `load`, with other collections' parts read in the same command (`also`: a caller's own reads,
+   * such as the endpoints of the event it will emit); their rows by tag.
+   */
+  async loadWith(
     scope: ShopScope,
-    need: {
-      vendorNames?: Array<string | null>;
-      vendorIds?: Array<Types.ObjectId | null>;
-      skus?: Array<string | null>;
-    },
-  ): Promise<PricingContext> {
+    need: PricingNeed,
+    also: UnionPart[],
+  ): Promise<{ ctx: PricingContext; also: Map<string, Array<Record<string, unknown>>> }> {
     const names = unique(need.vendorNames);
     // One command for the three collections (database/read-together.ts): ingestion loads this once
     // per order, and each round trip costs the client and the store about as much as the read.
@@ -88,12 +100,13 @@ export class LineItemPricing {
         unique((need.vendorIds ?? []).map((id) => (id ? String(id) : null))),
       ),
       this.skus.skusPart(SKUS, scope, unique(need.skus)),
+      ...also,
     ].filter((p): p is UnionPart => p !== null);
     const { shop, parts: found } = await this.shops.getByIdWith(scope.shopId, parts);
     const vendors = (found.get(VENDORS) ?? []) as unknown as VendorSummary[];
     const skus = new Map(((found.get(SKUS) ?? []) as unknown as StoredSku[]).map((r) => [r.sku, r]));
     const wantedNames = new Set(names);
-    return {
+    const ctx: PricingContext = {
       settings: moneySettingsFrom(shop.settings),
       refundsWaiting: (shop.refundsWaiting ?? 0) > 0,
       vendorsByName: new Map(
@@ -102,6 +115,7 @@ export class LineItemPricing {
       vendorsById: new Map(vendors.map((v) => [String(v._id), v])),
       skus,
     };
+    return { ctx, also: found };
   }
 }
 

@@ -46,11 +46,18 @@ export class OrderIngestionService {
     const refundRows = rows.filter((l) => l.type === 'refund');
     const stored = rows.filter((l) => l.type !== 'refund');
     const storedById = new Map(stored.map((l) => [l.lineItemId, l]));
-    const ctx = await this.pricing.load(scope, {
-      vendorNames: order.lines.map((l) => normaliseVendorName(l.vendor)),
-      vendorIds: stored.map((l) => l.vendorId),
-      skus: order.lines.map((l) => l.sku),
-    });
+    // An order's first rows will be reported (`order.received`): the endpoints that event goes to
+    // are read with the pricing records, in the same command (one round trip less per new order).
+    const endpointsPart = stored.length === 0 ? (this.events?.endpointsPart(scope) ?? null) : null;
+    const { ctx, also } = await this.pricing.loadWith(
+      scope,
+      {
+        vendorNames: order.lines.map((l) => normaliseVendorName(l.vendor)),
+        vendorIds: stored.map((l) => l.vendorId),
+        skus: order.lines.map((l) => l.sku),
+      },
+      endpointsPart ? [endpointsPart] : [],
+    );
     const shares = splitShipping(
       order.shippingTotal,
       order.lines.map((l) => multiplyAmount(l.price, l.quantity)),
@@ -206,7 +213,14 @@ export class OrderIngestionService {
       ...inserts.map((i) => i.vendorId),
       ...writes.map((w) => w.set.vendorId),
     ]);
-    if (receivedAt && inserts.length > 0) await this.received(scope, order, inserts, receivedAt);
+    if (receivedAt && inserts.length > 0)
+      await this.received(
+        scope,
+        order,
+        inserts,
+        receivedAt,
+        endpointsPart ? also.get(endpointsPart.tag) : undefined,
+      );
     return { refundsWaiting: ctx.refundsWaiting };
   }
 
@@ -221,8 +235,9 @@ export class OrderIngestionService {
     order: IncomingOrder,
     inserts: Array<Partial<LineItem>>,
     at: Date,
+    endpoints: Array<Record<string, unknown>> | undefined,
   ): Promise<void> {
     crashPoint('after-change:order.received');
-    await this.events?.emit(scope, [orderReceivedEvent(order, inserts, at)]);
+    await this.events?.emit(scope, [orderReceivedEvent(order, inserts, at)], endpoints);
   }
 }

@@ -8,6 +8,7 @@ import type {
   MarkedRow,
 } from '../../src/line-items/line-item-event-markers.repository';
 import type { FakeLineItemsRepository } from './line-items.fake';
+import { fakePart, type FakeUnionPart } from './fake';
 
 export interface RecordedEvent {
   id: string;
@@ -27,11 +28,19 @@ export class FakeEventRecorder implements EventRecorder {
   readonly calls: string[][] = [];
   failing = false;
 
+  /** The shop's endpoints as `endpointsPart` reads them. */
+  endpoints: Array<Record<string, unknown>> = [];
+  /** The endpoints each record call was handed (undefined: it was to read them itself). */
+  readonly endpointsGiven: Array<Array<Record<string, unknown>> | undefined> = [];
+
   async record(
     scope: ShopScope,
     drafts: Array<{ id: string; type: EventType; createdAt: Date; object: Record<string, unknown> }>,
+    _durability?: 'sweeper',
+    endpoints?: Array<Record<string, unknown>>,
   ): Promise<void> {
     this.calls.push(drafts.map((d) => d.id));
+    this.endpointsGiven.push(endpoints);
     if (this.failing) throw new Error('the events store is unavailable');
     for (const d of drafts) if (!this.stored.has(d.id)) this.stored.set(d.id, { ...d, shopId: scope.shopId });
   }
@@ -39,6 +48,10 @@ export class FakeEventRecorder implements EventRecorder {
   async storedIds(scope: ShopScope, ids: string[]): Promise<Set<string>> {
     if (this.failing) throw new Error('the events store is unavailable');
     return new Set(ids.filter((id) => this.stored.get(id)?.shopId === scope.shopId));
+  }
+
+  endpointsPart(_scope: ShopScope, tag: string): FakeUnionPart {
+    return fakePart(tag, () => this.endpoints);
   }
 
   ofType(type: EventType): RecordedEvent[] {

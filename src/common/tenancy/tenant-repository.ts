@@ -46,7 +46,7 @@ export abstract class TenantRepository<T extends TenantDocument> {
     tag: string,
     scope: ShopScope,
     filter: Record<string, unknown>,
-    projection: Record<string, 0 | 1>,
+    projection: Record<string, 0 | 1> | undefined,
     sort?: Record<string, 1 | -1>,
   ): UnionPart {
     return unionPart(tag, this.model.collection.collectionName, this.scoped(scope, filter), projection, sort);
