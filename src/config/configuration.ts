@@ -77,6 +77,7 @@ export const railsConfig = registerAs('rails', () => {
     paypalApiBaseUrl: env.PAYPAL_API_BASE_URL?.replace(/\/+$/, ''),
     maxAttempts: env.TRANSFER_MAX_ATTEMPTS,
     pollMs: env.TRANSFER_POLL_SECONDS * 1000,
+    leaseMs: env.TRANSFER_LEASE_SECONDS * 1000,
     /** Loopback/http targets only outside production (stripe-mock and the stand-ins). */
     allowLocalTargets: env.NODE_ENV !== 'production',
   };

@@ -157,6 +157,17 @@ export class EnvironmentVariables {
   TRANSFER_POLL_SECONDS = 60;
 
   /**
+   * How long one rail call holds a transfer before another attempt may take it over (after a crash,
+   * the wait before the transfer is driven again). Keep it above the provider call's time: a 30 s
+   * timeout and one network retry.
+   */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(5)
+  @Max(3600)
+  TRANSFER_LEASE_SECONDS = 90;
+
+  /**
    * Observe every database command (driver command monitoring) and attribute it to its request or
    * job: the round-trip budget tests and the benchmark read it. Off in production.
    */

@@ -11,8 +11,6 @@ import { TransferState } from './transfer-states';
 import { TransfersRepository } from './transfers.repository';
 import { TransfersService } from './transfers.service';
 
-/** How long one rail call holds a transfer (the provider timeout, its one network retry, slack). */
-const LEASE_MS = 90_000;
 /** PayPal keeps an unclaimed payout for 30 days, then returns it: fail it then. */
 export const UNCLAIMED_FAIL_AFTER_MS = 30 * 24 * 3600 * 1000;
 
@@ -151,7 +149,9 @@ export class TransferRunner {
       t._id,
       [state],
       now,
-      new Date(now.getTime() + LEASE_MS),
+      // how long one rail call holds it (TRANSFER_LEASE_SECONDS: the provider timeout, its one
+      // network retry, slack)
+      new Date(now.getTime() + this.cfg.leaseMs),
     );
     if (!claimed) {
       const again = await this.transfers.findById(scope, transferId);

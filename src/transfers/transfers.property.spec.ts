@@ -90,6 +90,7 @@ describe('Transfers: money out equals batches minus credit-backs (property)', ()
           allowLocalTargets: true,
           maxAttempts: 2,
           pollMs: 1000,
+          leaseMs: 90_000,
         } as RailsConfig;
         const rails = new PayoutRails(
           new ManualRail(),

@@ -99,7 +99,16 @@ async function railsScenario(stack, report) {
     res.destroy();
   });
   const stripeUrl = await stripe.start();
-  const env = { STRIPE_API_BASE_URL: stripeUrl, SWEEP_EVERY_SECONDS: '3' };
+  // After the kill the transfer waits for the killed attempt's lease (TRANSFER_LEASE_SECONDS, 90 s by
+  // default) and for the sweeper's quiet period, max(INBOX_REDRIVE_AFTER_SECONDS, 2 ×
+  // TRANSFER_POLL_SECONDS) (120 s by default): 15 s and 10 s here (the stand-in answers at once).
+  const env = {
+    STRIPE_API_BASE_URL: stripeUrl,
+    SWEEP_EVERY_SECONDS: '3',
+    TRANSFER_LEASE_SECONDS: '15',
+    INBOX_REDRIVE_AFTER_SECONDS: '10',
+    TRANSFER_POLL_SECONDS: '5',
+  };
   try {
     api = await stack.api(name, env);
     const { base, port } = api;
