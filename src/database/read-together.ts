@@ -7,7 +7,7 @@ type Doc = Record<string, unknown>;
 
 /**
  * One collection's part of a combined read: a `$unionWith` of its documents matching a filter, in a
- * sort order, projected. Built by the collection's own repository (TenantRepository.unionPart), so
+ * sort order, projected. Built by the collection's own repository (TenantRepository.readPart), so
  * the tenant filter is the repository's, as in its own reads.
  */
 export interface UnionPart {

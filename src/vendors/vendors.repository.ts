@@ -60,18 +60,10 @@ export class VendorsRepository extends TenantRepository<Vendor> {
       .exec();
   }
 
-  /** The vendors with these stored (lowercased) names or these ids, in one read. */
-  findByNamesOrIds(
-    scope: ShopScope,
-    names: string[],
-    ids: Array<string | Types.ObjectId>,
-  ): Promise<VendorSummary[]> {
-    const wanted = namesOrIds(names, ids);
-    if (!wanted) return Promise.resolve([]);
-    return this.model.find(this.scoped(scope, wanted), SUMMARY).sort(BY_NAME).lean<VendorSummary[]>().exec();
-  }
-
-  /** The same vendors as `findByNamesOrIds`, as a part of a combined read (null: none wanted). */
+  /**
+   * The vendors with these stored (lowercased) names or these ids, in name order, as a part of a
+   * combined read (database/read-together.ts; null: none wanted).
+   */
   namesOrIdsPart(
     tag: string,
     scope: ShopScope,

@@ -33,14 +33,7 @@ export function vendor(
 }
 
 type VendorMethods =
-  | 'create'
-  | 'findById'
-  | 'findSummaries'
-  | 'findByNames'
-  | 'findByNamesOrIds'
-  | 'namesOrIdsPart'
-  | 'listActive'
-  | 'update';
+  'create' | 'findById' | 'findSummaries' | 'findByNames' | 'namesOrIdsPart' | 'listActive' | 'update';
 
 /** The vendors collection in memory; the unique (shop, name) index refuses like the driver does. */
 export class FakeVendorsRepository implements Pick<VendorsRepository, VendorMethods> {
@@ -72,14 +65,6 @@ export class FakeVendorsRepository implements Pick<VendorsRepository, VendorMeth
     return this.live(scope)
       .filter((v) => wanted.has(String(v._id)))
       .map(summary);
-  }
-
-  async findByNamesOrIds(
-    scope: ShopScope,
-    names: string[],
-    ids: Array<string | Types.ObjectId>,
-  ): Promise<VendorSummary[]> {
-    return this.namesOrIds(scope, names, ids);
   }
 
   namesOrIdsPart(
