@@ -21,6 +21,7 @@ module.exports = {
       rootDir: 'test',
       testRegex: '.*\\.e2e-spec\\.ts$',
       setupFiles: ['<rootDir>/support/env.ts'],
+      setupFilesAfterEnv: ['<rootDir>/support/database-per-file.ts'],
     },
   ],
 };

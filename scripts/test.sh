@@ -35,7 +35,7 @@ mkdir -p .data/reports
 
 cleanup() {
   kill "$SERVICES" 2>/dev/null || true
-  node scripts/drop-database.js "$MONGODB_URI" >/dev/null 2>&1 || true
+  node scripts/drop-database.js "$MONGODB_URI" --and-files >/dev/null 2>&1 || true
   rm -rf "$DB_COMMAND_CAPTURE_DIR"
 }
 trap cleanup EXIT

@@ -52,10 +52,9 @@ describe('the maintained vendor balance (e2e)', () => {
   const perVendor = payoutOf('50.00', 2, 10) + payoutOf('19.99', 3, 10); // 90.00 + 53.97
 
   /**
-   * Counts the vendors' changed rows now. Another run may hold a vendor's lease (the suite's files
-   * share one database, and each app's tally sweeper reads every shop): `settle` then answers false
-   * and that run counts these rows before it lets go, so this asks again until a run of its own
-   * finds nothing left.
+   * Counts the vendors' changed rows now. Another run may hold a vendor's lease (the app's own
+   * tally sweeper, on its timer): `settle` then answers false and that run counts these rows before
+   * it lets go, so this asks again until a run of its own finds nothing left.
    */
   async function settled(scope: ReturnType<typeof shopScope>, vendorIds: unknown[]): Promise<void> {
     for (let i = 0; i < 50; i++) {
