@@ -15,20 +15,15 @@ const KEY_B = randomBytes(32).toString('hex');
 
 /**
  * Issue 18, item 6: webhook secrets are sealed at rest under a named key, and the key rotates
- * (`secrets:rotate`). Runs on a database of its own: the rotation re-seals every shop it finds.
+ * (`secrets:rotate`). The rotation re-seals every shop it finds: like every e2e file, this one runs
+ * on a database of its own (test/support/database-per-file.ts).
  */
 describe('security: webhook secrets at rest and key rotation (e2e)', () => {
-  const savedUri = process.env.MONGODB_URI!;
-  const uri = savedUri.replace(
-    /\/([^/?]+)(\?|$)/,
-    (_m, db: string, q: string) => `/${db}_secrets_${randomBytes(3).toString('hex')}${q}`,
-  );
   let t: TestApp | null = null;
   let shop: TestShop;
 
   const boot = async (current: string, previous?: string) => {
     await t?.close();
-    process.env.MONGODB_URI = uri;
     process.env.DATA_ENCRYPTION_KEY = current;
     if (previous) process.env.DATA_ENCRYPTION_KEY_PREVIOUS = previous;
     else delete process.env.DATA_ENCRYPTION_KEY_PREVIOUS;
@@ -46,7 +41,6 @@ describe('security: webhook secrets at rest and key rotation (e2e)', () => {
   afterAll(async () => {
     await t?.app.get<Connection>(getConnectionToken()).dropDatabase();
     await t?.close();
-    process.env.MONGODB_URI = savedUri;
     delete process.env.DATA_ENCRYPTION_KEY;
     delete process.env.DATA_ENCRYPTION_KEY_PREVIOUS;
   });
