@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole suite (README command 2, and what .ci/run calls): services, build, lint, the OpenAPI lint
+# The whole suite (README command 2, and what .ci/run calls): services, build, lint, the docs' links, the OpenAPI lint
 # gates (Spectral + OWASP, Redocly), unit tests, the generated client's types, e2e tests over HTTP
 # against the real MongoDB-compatible server and Redis (the generated client's flow among them), the
 # fault tests (their own store and Redis, kill -9; test/faults/run.js), the OpenAPI freshness check,
@@ -44,6 +44,10 @@ echo "== build"
 npx nest build
 echo "== lint"
 npx eslint "{src,test}/**/*.ts"
+echo "== docs links"
+# Relative file links and #anchors between our markdown files (remark-validate-links: offline,
+# external http(s) links are not fetched).
+npm run --silent docs:links
 echo "== OpenAPI lint gates (Spectral: spectral:oas + OWASP + .spectral.yaml; Redocly recommended)"
 bash scripts/lint-openapi.sh
 echo "== unit tests"
