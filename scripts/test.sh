@@ -61,7 +61,7 @@ npx jest --selectProjects e2e --maxWorkers=2 --json --outputFile=.data/reports/e
 echo "== fault tests (own store and Redis on their own ports, kill -9; ~3 min)"
 FAULTS_REPORT=.data/reports/faults.json node test/faults/run.js
 echo "== OpenAPI documents are current"
-node dist/docs/openapi.js check
+node dist/cli/openapi.js check
 echo "== contract run (Schemathesis)"
 bash scripts/contract.sh
 echo "== Swagger UI in Chromium (playwright-core), and every GET with its Swagger UI defaults"

@@ -5,7 +5,7 @@ import { Clock } from '../common/clock/clock';
 import { AdjustmentPaidError, NotFoundError, ValidationError } from '../common/errors';
 import { ShopScope, toObjectId } from '../common/tenancy';
 import { dayRangeFilter } from '../common/dates/day-range';
-import { isDuplicateKeyError } from '../database/duplicate-key';
+import { isDuplicateKeyError } from '../common/errors/duplicate-key';
 import { signedAmount } from './signed-amount';
 import {
   CreatePayoutAdjustmentDto,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import { Connection, Model, Types } from 'mongoose';
-import { systemQuery } from '../common/tenancy';
+import { systemQuery } from '../database/tenant-guard.plugin';
 import { AuditEvent, AuditIntent } from './audit-event.schema';
 import { insertEvents } from './audit-events.repository';
 import { AuditOutboxFields, CLEARED_OUTBOX } from './audit-outbox';

@@ -4,7 +4,7 @@ import { CurrentPrincipal, SignInLimited, V2Auth } from '../common/auth/auth.dec
 import type { Principal } from '../common/auth/principal';
 import { ApiV2Errors } from '../common/http/api-errors.decorator';
 import { ok, V2Envelope } from '../common/http/envelope';
-import { ApiOperationIdsByPath } from '../docs/operations';
+import { ApiOperationIdsByPath } from '../common/http/openapi-keys';
 import { AuthService } from './auth.service';
 import { AuthenticateMerchantDto, V2TokenDto, V2TokenEnvelopeDto } from './dto/auth.dto';
 

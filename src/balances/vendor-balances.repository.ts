@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { toCents } from '../common/money';
-import { ShopScope, TenantRepository } from '../common/tenancy';
-import { isDuplicateKeyError } from '../database/duplicate-key';
+import { ShopScope } from '../common/tenancy';
+import { TenantRepository } from '../database/tenant-repository';
+import { isDuplicateKeyError } from '../common/errors/duplicate-key';
 import { anyOf } from '../database/query-filters';
 import { LastBatch, TallyPendingRow, VendorBalance } from './vendor-balance.schema';
 

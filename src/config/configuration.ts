@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { ConfigType, registerAs } from '@nestjs/config';
 import { validateEnv } from './env.validation';
 import { localJwtSecret } from './local-secret';
-import { parseTrustProxy } from '../common/http/client-address';
-import { parseRetrySchedule } from '../events/retry-schedule';
+import { parseTrustProxy } from './trust-proxy';
+import { parseRetrySchedule } from './retry-schedule';
 
 export const appConfig = registerAs('app', () => {
   const env = validateEnv(process.env);

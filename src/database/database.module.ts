@@ -2,7 +2,7 @@ import { Global, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectConnection, MongooseModule } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { databaseConfig, DatabaseConfig } from '../config/configuration';
-import { tenantGuardPlugin } from '../common/tenancy';
+import { tenantGuardPlugin } from './tenant-guard.plugin';
 import { CommandObserver } from './command-observer';
 import { declaredIndexes } from './declared-indexes';
 import { idFirstPlugin } from './id-first.plugin';

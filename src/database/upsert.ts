@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from './duplicate-key';
+import { isDuplicateKeyError } from '../common/errors/duplicate-key';
 
 /**
  * Runs a `findOneAndUpdate(…, { upsert: true, new: true })` and returns the document it found or

@@ -1,14 +1,8 @@
-import { ApiExtension } from '@nestjs/swagger';
 import type { OpenAPIObject, OperationObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
-const ALIAS_IDS = 'x-operation-ids';
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+import { ALIAS_IDS } from '../common/http/openapi-keys';
 
-/**
- * For a handler served under several paths (`/authenticate` and `/v2/authenticate`): the
- * operationId of each path, since one handler's `@ApiOperation({ operationId })` would repeat.
- */
-export const ApiOperationIdsByPath = (byPath: Record<string, string>) => ApiExtension(ALIAS_IDS, byPath);
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 export interface Operation {
   path: string;

@@ -3,10 +3,8 @@ import type {
   OpenAPIObject,
   ResponseObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { NO_RATE_LIMIT_HEADERS } from '../common/http/openapi-keys';
 import { operationsOf } from './operations';
-
-/** Operation extension: its 429 carries Retry-After only, no RateLimit-* window headers. */
-export const NO_RATE_LIMIT_HEADERS = 'x-no-ratelimit-headers';
 
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
 

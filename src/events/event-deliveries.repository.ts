@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { ShopScope, TenantRepository } from '../common/tenancy';
-import { duplicateKeyIndexes } from '../database/duplicate-key';
+import { ShopScope } from '../common/tenancy';
+import { TenantRepository } from '../database/tenant-repository';
+import { duplicateKeyIndexes } from '../common/errors/duplicate-key';
 import { DeliveryAttempt, EventDelivery, EventDeliveryState } from './event-delivery.schema';
 
 const NEWEST = { createdAt: -1, _id: -1 } as const;

@@ -1,5 +1,5 @@
 import type { Model, Types, UpdateQuery } from 'mongoose';
-import { systemQuery } from '../common/tenancy';
+import { systemQuery } from '../database/tenant-guard.plugin';
 
 /**
  * Pending-event markers (DESIGN §11). A feature whose events do not ride the audit outbox sets a

@@ -1,10 +1,5 @@
-import {
-  afterAttempt,
-  DEFAULT_RETRY_SCHEDULE_SECONDS,
-  FAILING_DISABLE_AFTER_MS,
-  parseRetrySchedule,
-  retryAfterMs,
-} from './retry-schedule';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from '../config/retry-schedule';
+import { afterAttempt, FAILING_DISABLE_AFTER_MS, retryAfterMs } from './retry-schedule';
 
 const NOW = new Date('2026-11-25T10:00:00.000Z');
 const SCHEDULE = parseRetrySchedule(undefined);

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { ShopScope, TenantRepository } from '../common/tenancy';
+import { ShopScope } from '../common/tenancy';
+import { TenantRepository } from '../database/tenant-repository';
 import { StoredSecret, WebhookEndpoint } from './webhook-endpoint.schema';
 import type { UnionPart } from '../database/read-together';
 

@@ -2,7 +2,9 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 
-import { ShopScope, systemQuery, TenantRepository } from '../common/tenancy';
+import { ShopScope } from '../common/tenancy';
+import { systemQuery } from '../database/tenant-guard.plugin';
+import { TenantRepository } from '../database/tenant-repository';
 import { IdempotencyRecord, OBSOLETE_IDEMPOTENCY_INDEX } from './idempotency-record.schema';
 
 /** Whose key it is: the exact credential (`actorOf` of the caller). */

@@ -5,7 +5,7 @@ import { Clock } from '../common/clock/clock';
 import { OperationContexts } from '../common/context/operation-context';
 import { IdempotencyInProgressError, IdempotencyKeyMismatchError, ValidationError } from '../common/errors';
 import type { ShopScope } from '../common/tenancy';
-import { isDuplicateKeyError } from '../database/duplicate-key';
+import { isDuplicateKeyError } from '../common/errors/duplicate-key';
 import type { IdempotencyRecord } from './idempotency-record.schema';
 import { Claim, IdempotencyOwner, IdempotencyRepository } from './idempotency.repository';
 import { ResponseSeal } from './response-seal';

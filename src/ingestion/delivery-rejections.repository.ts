@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { ShopScope, TenantRepository } from '../common/tenancy';
-import { isDuplicateKeyError } from '../database/duplicate-key';
+import { ShopScope } from '../common/tenancy';
+import { TenantRepository } from '../database/tenant-repository';
+import { isDuplicateKeyError } from '../common/errors/duplicate-key';
 import { WebhookDelivery } from './webhook-delivery.schema';
 
 /**

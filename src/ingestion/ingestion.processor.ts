@@ -2,7 +2,7 @@ import { OnQueueFailed, Processor } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bull';
 import { IngestionJobData, Jobs, OnJob, Queues } from '../queues/jobs';
-import { PayloadError } from './shopify-payloads';
+import { PayloadError } from './payload-fields';
 import { WebhookInbox } from './webhook-inbox.service';
 
 /** Several deliveries at a time: the work is mostly waiting on the database. */

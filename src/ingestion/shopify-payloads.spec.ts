@@ -1,10 +1,5 @@
-import {
-  parseDeletedProductId,
-  parseFulfillment,
-  parseOrder,
-  parseProduct,
-  PayloadError,
-} from './shopify-payloads';
+import { parseDeletedProductId, parseFulfillment, parseOrder, parseProduct } from './shopify-payloads';
+import { PayloadError } from './payload-fields';
 
 const order = (over: Record<string, unknown> = {}) => ({
   id: 5549201834154,

@@ -1,5 +1,6 @@
 import { parseJsonLossless, quoteUnsafeIntegers } from './lossless-json';
-import { parseOrder, PayloadError } from './shopify-payloads';
+import { PayloadError } from './payload-fields';
+import { parseOrder } from './shopify-payloads';
 import { parseRefund } from './shopify-refunds';
 
 // Shopify's REST refund resource (refunds/create), trimmed: ids as the platform sends them (numbers).

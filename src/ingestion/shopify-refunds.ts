@@ -1,5 +1,5 @@
 import { sumAmounts } from '../common/money';
-import type { IncomingRefund } from '../refunds/incoming-refund';
+import type { IncomingRefund } from '../line-items/incoming-refund';
 import {
   arr,
   date,
@@ -13,7 +13,7 @@ import {
   PayloadError,
   str,
   strOrNull,
-} from './shopify-payloads';
+} from './payload-fields';
 
 /**
  * A Shopify REST refund (`refunds/create`, or one entry of an order payload's `refunds[]`):

@@ -1,7 +1,7 @@
 import { Controller, Headers, HttpCode, Post, RawBodyRequest, Req } from '@nestjs/common';
 import { ApiBody, ApiExtension, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { rateLimitedResponse } from '../common/auth/auth.decorators';
-import { NO_RATE_LIMIT_HEADERS } from '../docs/response-headers';
+import { NO_RATE_LIMIT_HEADERS } from '../common/http/openapi-keys';
 import type { FastifyRequest } from 'fastify';
 import { ApiV1Errors } from '../common/http/api-errors.decorator';
 import { WebhookAckDto } from './dto/webhook.dto';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { systemQuery } from '../common/tenancy';
+import { systemQuery } from '../database/tenant-guard.plugin';
 import { DELIVERY_STATES, DeliveryState, WebhookDelivery } from './webhook-delivery.schema';
 
 /** What the sweeper needs to re-enqueue a delivery. */

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { ShopScope, TenantRepository, toObjectId } from '../common/tenancy';
-import { isDuplicateKeyError } from '../database/duplicate-key';
+import { ShopScope, toObjectId } from '../common/tenancy';
+import { TenantRepository } from '../database/tenant-repository';
+import { isDuplicateKeyError } from '../common/errors/duplicate-key';
 import { anyOf } from '../database/query-filters';
 import { DeliveryState, WebhookDelivery } from './webhook-delivery.schema';
 

@@ -10,7 +10,7 @@ import { ShopScope, shopScope } from '../common/tenancy';
 import { jobsConfig, JobsConfig } from '../config/configuration';
 import { addJob, IngestionJobData, Jobs, Queues } from '../queues/jobs';
 import { parseJsonLossless } from './lossless-json';
-import { PayloadError } from './shopify-payloads';
+import { PayloadError } from './payload-fields';
 import { DeliverySummary, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { SystemDeliveriesRepository } from './system-deliveries.repository';
 import { WebhookProcessingService } from './webhook-processing.service';

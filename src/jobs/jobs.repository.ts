@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { ShopScope, systemQuery, TenantRepository } from '../common/tenancy';
+import { ShopScope } from '../common/tenancy';
+import { systemQuery } from '../database/tenant-guard.plugin';
+import { TenantRepository } from '../database/tenant-repository';
 import { clearMarker, markedBefore } from '../events/pending-event-marker';
 import { JobRecord, JobType } from './job.schema';
 

@@ -1,4 +1,4 @@
-import type { IncomingRefund } from '../refunds/incoming-refund';
+import type { IncomingRefund } from './incoming-refund';
 
 /**
  * An order and a fulfillment as the line items feature consumes them, already normalised from the

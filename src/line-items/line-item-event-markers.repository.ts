@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { ShopScope, TenantRepository } from '../common/tenancy';
+import { ShopScope } from '../common/tenancy';
+import { TenantRepository } from '../database/tenant-repository';
 import { clearMarker, clearMarkersBefore, markedBefore } from '../events/pending-event-marker';
 import { LineItem } from './line-item.schema';
 

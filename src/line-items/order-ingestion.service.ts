@@ -15,7 +15,7 @@ import type { GuardedSet } from './line-item-views';
 import { LineItemsRepository } from './line-items.repository';
 import { OrderSummaryRefresher } from './order-summary.refresher';
 import { toFulfillment } from './platform-fulfillments.service';
-import { recutRefundRows } from '../refunds/refund-rows';
+import { recutRefundRows } from './refund-rows';
 import { VendorTally } from './vendor-tally.service';
 
 /** Store-platform orders (create, updated, paid, cancelled) into calculated line items and order summaries. */

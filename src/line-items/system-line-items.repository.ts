@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { systemQuery } from '../common/tenancy';
+import { systemQuery } from '../database/tenant-guard.plugin';
 import { MARKED } from '../database/store-ranges';
 import { LineItem } from './line-item.schema';
 

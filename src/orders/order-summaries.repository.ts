@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import type { CursorRows, CursorWindow } from '../common/pagination';
-import { ShopScope, TenantRepository } from '../common/tenancy';
+import { ShopScope } from '../common/tenancy';
+import { TenantRepository } from '../database/tenant-repository';
 import { chunkedBulkWrite } from '../database/bulk-write';
 import { OrderSummary } from './order-summary.schema';
 

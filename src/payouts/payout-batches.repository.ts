@@ -4,7 +4,8 @@ import { Model, Types } from 'mongoose';
 import { ModelOutbox, outboxOnInsert } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { clearMarker } from '../events/pending-event-marker';
-import { ShopScope, TenantRepository } from '../common/tenancy';
+import { ShopScope } from '../common/tenancy';
+import { TenantRepository } from '../database/tenant-repository';
 import { upsertReturningDocument } from '../database/upsert';
 import { anyOf, valueOrAny } from '../database/query-filters';
 import {

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { ShopScope, TenantRepository } from '../common/tenancy';
-import { isDuplicateKeyError } from '../database/duplicate-key';
+import { ShopScope } from '../common/tenancy';
+import { TenantRepository } from '../database/tenant-repository';
+import { isDuplicateKeyError } from '../common/errors/duplicate-key';
 import { Product } from './product.schema';
 
 export type ProductVersion = Omit<Product, '_id' | 'shopId' | 'deletedAt' | 'createdAt' | 'updatedAt'>;

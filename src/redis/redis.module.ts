@@ -1,8 +1,9 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { redisConfig, RedisConfig } from '../config/configuration';
+import { REDIS } from '../common/redis/redis.token';
 
-export const REDIS = Symbol('REDIS');
+export { REDIS };
 
 /**
  * One shared ioredis client for readiness checks and counters (rate limits); Bull keeps its own.

@@ -2,10 +2,11 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { round2 } from '../common/money';
-import { ShopScope, TenantRepository } from '../common/tenancy';
+import { ShopScope } from '../common/tenancy';
+import { TenantRepository } from '../database/tenant-repository';
 import { chunkedBulkWrite } from '../database/bulk-write';
 import { dropSupersededIndexes } from '../database/superseded-indexes';
-import type { IncomingRefund } from './incoming-refund';
+import type { IncomingRefund } from '../line-items/incoming-refund';
 import { Refund } from './refund.schema';
 
 /** The only repository of `refunds`. */

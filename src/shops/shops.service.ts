@@ -3,7 +3,7 @@ import { Types } from 'mongoose';
 import { DataCipher } from '../common/secrets/data-cipher';
 import { randomBase62, sameDigest, sha256Hex } from '../common/crypto';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../common/errors';
-import { isDuplicateKeyError } from '../database/duplicate-key';
+import { isDuplicateKeyError } from '../common/errors/duplicate-key';
 import { platformConfig, type PlatformConfig } from '../config/configuration';
 import { normaliseDomain, shopDomainProblem } from './shop-domain';
 import { Shop } from './shop.schema';

@@ -3,7 +3,8 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ModelOutbox, withOutbox } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
-import { ShopScope, TenantRepository } from '../common/tenancy';
+import { ShopScope } from '../common/tenancy';
+import { TenantRepository } from '../database/tenant-repository';
 import { upsertReturningDocument } from '../database/upsert';
 import { PayoutMethod } from './payout-method.schema';
 

@@ -3,7 +3,9 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ModelOutbox, withOutbox } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
-import { ShopScope, systemQuery, TenantRepository } from '../common/tenancy';
+import { ShopScope } from '../common/tenancy';
+import { systemQuery } from '../database/tenant-guard.plugin';
+import { TenantRepository } from '../database/tenant-repository';
 import { upsertReturningDocument } from '../database/upsert';
 import { PayoutProviders } from './payout-provider.schema';
 

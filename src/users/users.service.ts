@@ -8,7 +8,7 @@ import { ShopScope, toObjectId } from '../common/tenancy';
 import { authConfig, AuthConfig } from '../config/configuration';
 import { vendorInvitation } from '../mail/invitation';
 import { MailService } from '../mail/mail.service';
-import { isDuplicateKeyError } from '../database/duplicate-key';
+import { isDuplicateKeyError } from '../common/errors/duplicate-key';
 import { CreateUserDto, PatchUserDto, ReplaceUserCredentialsDto, UserListQueryDto } from './dto/user.dto';
 import {
   DeletedUserDto,

@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../common/errors'
 import { readCursorPage } from '../common/pagination';
 import type { ShopScope } from '../common/tenancy';
 import { authConfig, AuthConfig } from '../config/configuration';
-import { isDuplicateKeyError } from '../database/duplicate-key';
+import { isDuplicateKeyError } from '../common/errors/duplicate-key';
 import { AuditTrail } from '../audit/audit-trail.service';
 import type { AuditAction } from '../audit/audit-actions';
 import { applySet } from '../audit/audit-record';

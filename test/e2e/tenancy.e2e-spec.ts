@@ -1,6 +1,6 @@
 import { getModelToken } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { MissingTenantError } from '../../src/common/tenancy';
+import { MissingTenantError } from '../../src/database/tenant-guard.plugin';
 import { MerchantKey } from '../../src/merchant-keys/merchant-key.schema';
 import { startApp, TestApp } from '../support/app';
 import { createMerchantKey, createShop } from '../support/factory';

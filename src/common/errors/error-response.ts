@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { HttpException } from '@nestjs/common';
 import { DomainError, ErrorCode, ServiceUnavailableError } from './domain-errors';
 import { isServiceUnavailable } from './unavailable';
-import { isDuplicateKeyError } from '../../database/duplicate-key';
+import { isDuplicateKeyError } from './duplicate-key';
 
 export type ApiGeneration = 'v1' | 'v2';
 

@@ -1,4 +1,5 @@
-import { addressBucket, expandIPv6, parseTrustProxy } from './client-address';
+import { parseTrustProxy } from '../../config/trust-proxy';
+import { addressBucket, expandIPv6 } from './client-address';
 
 describe('client address buckets (sign-in limits)', () => {
   it('counts every address of one IPv6 /64 as one client (issue 18)', () => {

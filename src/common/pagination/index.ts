@@ -1,4 +1,3 @@
 export * from './offset';
 export * from './cursor';
 export * from './cursor-page';
-export * from './cursor-query';

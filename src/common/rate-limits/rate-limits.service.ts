@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { rateLimitConfig, RateLimitConfig } from '../../config/configuration';
-import { REDIS } from '../../redis/redis.module';
+import { REDIS } from '../redis/redis.token';
 import type { CredentialKind } from '../auth/principal';
 import { withTimeout } from '../async/timeout';
 

@@ -1,3 +1,2 @@
 export * from './scope';
-export * from './tenant-repository';
-export * from './tenant-guard.plugin';
+export * from './object-id';

@@ -1,5 +1,5 @@
 import type { Schema } from 'mongoose';
-import { QUERY_OPS } from '../../database/query-ops';
+import { QUERY_OPS } from './query-ops';
 
 export class MissingTenantError extends Error {}
 

@@ -1,8 +1,8 @@
 import { Types } from 'mongoose';
 import { lineItem } from '../../test/fakes/line-items.fake';
-import type { LineItem } from '../line-items/line-item.schema';
+import type { LineItem } from './line-item.schema';
 import { plannedRefundRows, recutRefundRows } from './refund-rows';
-import type { Refund } from './refund.schema';
+import type { Refund } from '../refunds/refund.schema';
 
 const vendorId = new Types.ObjectId();
 const sale = (over: Partial<LineItem> = {}) =>

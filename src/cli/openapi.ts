@@ -7,7 +7,7 @@ import { createAdapter } from '../app.factory';
 import { AppModule } from '../app.module';
 import { createLogger } from '../common/logging/logger';
 import { queuesReady } from '../queues/queues';
-import { buildDocuments } from './swagger';
+import { buildDocuments } from '../docs/swagger';
 
 /** `write` regenerates openapi/v1.json and openapi/v2.json; `check` fails when the committed files are stale. */
 async function main(mode: string): Promise<number> {

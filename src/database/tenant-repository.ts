@@ -1,13 +1,15 @@
-import { isValidObjectId, Model, Types } from 'mongoose';
-import { chunkedBulkWrite } from '../../database/bulk-write';
-import { countMatching } from '../../database/count';
-import { PageFloors } from '../../database/page-floors';
-import { isDuplicateKeyError } from '../../database/duplicate-key';
-import { storedDocuments } from '../../database/stored-documents';
-import { allOf } from '../../database/query-filters';
-import { unionPart, type UnionPart } from '../../database/read-together';
-import { CursorRows, CursorWindow, cursorQuery } from '../pagination';
-import type { ShopScope } from './scope';
+import { Model, Types } from 'mongoose';
+import { chunkedBulkWrite } from './bulk-write';
+import { countMatching } from './count';
+import { PageFloors } from './page-floors';
+import { isDuplicateKeyError } from '../common/errors/duplicate-key';
+import { storedDocuments } from './stored-documents';
+import { allOf } from './query-filters';
+import { unionPart, type UnionPart } from './read-together';
+import { CursorRows, CursorWindow } from '../common/pagination';
+import { cursorQuery } from './cursor-query';
+import type { ShopScope } from '../common/tenancy/scope';
+import { toObjectId } from '../common/tenancy/object-id';
 
 /** Anything that stores an owner shop; `vendorId` on vendor-owned records. */
 export interface TenantDocument {
@@ -218,11 +220,4 @@ export abstract class TenantRepository<T extends TenantDocument> {
   protected owner(scope: ShopScope): { shopId: Types.ObjectId } {
     return { shopId: new Types.ObjectId(scope.shopId) };
   }
-}
-
-/** A path id that is not an ObjectId can match nothing: callers answer 404, never 500. */
-export function toObjectId(id: string): Types.ObjectId | null {
-  return typeof id === 'string' && /^[0-9a-fA-F]{24}$/.test(id) && isValidObjectId(id)
-    ? new Types.ObjectId(id)
-    : null;
 }

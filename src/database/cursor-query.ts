@@ -1,6 +1,6 @@
 import { isValidObjectId, Types } from 'mongoose';
-import { anyOf } from '../../database/query-filters';
-import type { CursorWindow } from './cursor-page';
+import { anyOf } from './query-filters';
+import type { CursorWindow } from '../common/pagination/cursor-page';
 
 /**
  * Mongo filter and sort for one cursor window over a newest-first list ordered by

@@ -1,6 +1,16 @@
 import { payoutState, REFUND_FIGURES, refundedSoFar, refundRowFigures, round2 } from '../common/money';
-import { LineItem, REFUND_ROW_FINANCIAL_STATUS } from '../line-items/line-item.schema';
-import type { Refund } from './refund.schema';
+import { LineItem, REFUND_ROW_FINANCIAL_STATUS } from './line-item.schema';
+
+/**
+ * What refund rows are cut from: a platform refund as stored (refunds/refund.schema.ts's `Refund`
+ * is one). Declared here so the rows' rule never imports the refunds feature above it.
+ */
+export interface RefundSource {
+  refundId: string;
+  platformCreatedAt: Date;
+  processedAt: Date | null;
+  lines: Array<{ refundLineItemId: string; lineItemId: number; quantity: number }>;
+}
 
 /** A refund row to insert: the refund line item's share of its sale line (DESIGN §6). */
 export type RefundRowDoc = Partial<LineItem>;
@@ -11,7 +21,7 @@ export type RefundRowDoc = Partial<LineItem>;
  * refund stays not applied). Pure: the caller reads the order's rows and refunds and writes these.
  */
 export function plannedRefundRows(
-  refunds: Refund[],
+  refunds: RefundSource[],
   rows: LineItem[],
 ): { docs: RefundRowDoc[]; appliedRefundIds: string[] } {
   const sales = new Map<number, LineItem>();
@@ -79,7 +89,7 @@ export function plannedRefundRows(
 }
 
 /** A refund row's date: the refund's processed_at, else its created_at. */
-export function dateOf(refund: Pick<Refund, 'processedAt' | 'platformCreatedAt'>): Date {
+export function dateOf(refund: Pick<RefundSource, 'processedAt' | 'platformCreatedAt'>): Date {
   return refund.processedAt ?? refund.platformCreatedAt;
 }
 
