@@ -99,6 +99,16 @@ describe('Provider webhook intake limits (e2e)', () => {
   const postPaypal = (raw: string, h: Record<string, string>, domain = shop.shopDomain) =>
     measured(t, 'POST', `/webhooks/paypal?shop=${domain}`, undefined, { raw, headers: h });
 
+  it('a signed item event is verified once and stored: the shop, its PayPal settings (one read) and the inbox', async () => {
+    const before = verifyCalls();
+    const m = await postPaypal(itemEvent(), headers());
+    expect(m.res.status).toBe(200);
+    expect(m.res.body.deliveryId).toMatch(/^[0-9a-f]{24}$/);
+    expect(verifyCalls() - before).toBe(1);
+    console.log(`[intake] a signed PayPal item event: ${m.commands} store commands (${m.describe()})`);
+    expect(m.commands).toBeLessThanOrEqual(3);
+  });
+
   it('an event type other than PAYMENT.PAYOUTS-ITEM.* is acknowledged without verifying it or reading the store', async () => {
     const before = verifyCalls();
     const m = await postPaypal(itemEvent('PAYMENT.SALE.COMPLETED'), headers());
@@ -113,6 +123,7 @@ describe('Provider webhook intake limits (e2e)', () => {
     const big = itemEvent('PAYMENT.PAYOUTS-ITEM.SUCCEEDED', { padding: 'x'.repeat(200 * 1024) });
     const m = await postPaypal(big, headers());
     expect(m.res.status).toBe(413);
+    expect(m.res.body).toEqual({ error: expect.any(String) });
     expect(verifyCalls() - before).toBe(0);
     expect(m.commands).toBe(0);
   });
