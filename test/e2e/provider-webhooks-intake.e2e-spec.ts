@@ -186,6 +186,24 @@ describe('Provider webhook intake limits (e2e)', () => {
     expect(stripeByHint).toBeLessThanOrEqual(1);
   });
 
+  it('made-up shop names from one address: at most 30 lookups a minute, then 429 before any read', async () => {
+    const address = freshAddress();
+    let commands = 0;
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const name = `made-up-${i}-${new Types.ObjectId().toHexString()}.myshopify.com`;
+      const m = await postPaypal(itemEvent(), headers({ address }), name);
+      commands += m.commands;
+      statuses.push(m.res.status);
+    }
+    const refused = statuses.filter((s) => s === 429).length;
+    console.log(
+      `[intake] 40 made-up shop names from one address: ${statuses.length - refused} × 401, ${refused} × 429, store commands ${commands}`,
+    );
+    expect(commands).toBeLessThanOrEqual(30);
+    expect(statuses.slice(30)).toEqual(Array(10).fill(429));
+  });
+
   it(`more than ${PER_ADDRESS} provider webhooks a minute from one address → 429 with Retry-After; other addresses unaffected`, async () => {
     const address = freshAddress();
     const statuses: number[] = [];
