@@ -11,6 +11,7 @@ import { CommandObserver } from './database/command-observer';
 import { httpConfig, HttpConfig, loggingConfig } from './config/configuration';
 import { setupSwagger } from './docs/swagger';
 import { installDepthGuard } from './common/http/depth-guard';
+import { installRouteBodyLimits } from './common/http/route-body-limit';
 import { installSecurityHeaders } from './common/http/security-headers';
 import { MetricsService } from './ops/metrics.service';
 
@@ -105,6 +106,8 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
   const fastify = app.getHttpAdapter().getInstance();
+  // Before app.init() registers the routes: a route's own (smaller) body limit (provider webhooks).
+  installRouteBodyLimits(fastify);
   fastify.addHook('onSend', async (req, reply) => {
     void reply.header('x-request-id', req.id);
   });

@@ -83,6 +83,15 @@ export const railsConfig = registerAs('rails', () => {
   };
 });
 
+/** What an unauthenticated PayPal webhook may be before it costs a read or a call to PayPal (issue 28). */
+export const providerWebhooksConfig = registerAs('providerWebhooks', () => {
+  const env = validateEnv(process.env);
+  return {
+    paypalMaxBytes: env.PAYPAL_WEBHOOK_MAX_BYTES,
+    paypalToleranceMs: env.PAYPAL_WEBHOOK_TOLERANCE_SECONDS * 1000,
+  };
+});
+
 /**
  * Read before Nest exists too (main, worker: the logger is handed to the adapter), by calling the
  * factory directly. `pretty` is for a developer's terminal; anything collected or piped gets JSON.
@@ -167,6 +176,8 @@ export const rateLimitConfig = registerAs('rateLimit', () => {
       vendor: env.RATE_LIMIT_VENDOR_PER_MINUTE,
     },
     signInPerAddress: env.RATE_LIMIT_SIGN_IN_PER_ADDRESS,
+    /** Payment-provider webhooks per client address and minute (both providers together). */
+    providerWebhookPerAddress: env.PROVIDER_WEBHOOK_PER_ADDRESS_PER_MINUTE,
     /** Failed sign-ins (src/auth/sign-in-policy.ts; README "Sign-in policy"). */
     signIn: {
       perAddress: env.SIGN_IN_FAILURES_PER_ADDRESS,
@@ -194,6 +205,7 @@ export type JobsConfig = ConfigType<typeof jobsConfig>;
 export type AuditConfig = ConfigType<typeof auditConfig>;
 export type RateLimitConfig = ConfigType<typeof rateLimitConfig>;
 export type RailsConfig = ConfigType<typeof railsConfig>;
+export type ProviderWebhooksConfig = ConfigType<typeof providerWebhooksConfig>;
 export type WebhooksConfig = ConfigType<typeof webhooksConfig>;
 
 export const allConfigs = [
@@ -210,5 +222,6 @@ export const allConfigs = [
   auditConfig,
   rateLimitConfig,
   railsConfig,
+  providerWebhooksConfig,
   webhooksConfig,
 ];

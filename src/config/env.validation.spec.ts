@@ -123,6 +123,26 @@ describe('validateEnv: hardening (issue 18)', () => {
     expect(() => validateEnv({ SHOPIFY_ALLOWED_HOSTS: value })).toThrow(/SHOPIFY_ALLOWED_HOSTS/),
   );
 
+  it('provider webhook intake settings (issue 28): defaults and bounds', () => {
+    expect(validateEnv({})).toMatchObject({
+      PROVIDER_WEBHOOK_PER_ADDRESS_PER_MINUTE: 600,
+      PAYPAL_WEBHOOK_MAX_BYTES: 65_536,
+      PAYPAL_WEBHOOK_TOLERANCE_SECONDS: 300,
+    });
+    expect(validateEnv({ PAYPAL_WEBHOOK_MAX_BYTES: '16384' }).PAYPAL_WEBHOOK_MAX_BYTES).toBe(16_384);
+    // Above the app-wide 1 MB body limit the cap would mean nothing; below 4 KiB PayPal's own events fail.
+    expect(() => validateEnv({ PAYPAL_WEBHOOK_MAX_BYTES: String(2 * 1024 * 1024) })).toThrow(
+      /PAYPAL_WEBHOOK_MAX_BYTES/,
+    );
+    expect(() => validateEnv({ PAYPAL_WEBHOOK_MAX_BYTES: '1000' })).toThrow(/PAYPAL_WEBHOOK_MAX_BYTES/);
+    expect(() => validateEnv({ PAYPAL_WEBHOOK_TOLERANCE_SECONDS: '5' })).toThrow(
+      /PAYPAL_WEBHOOK_TOLERANCE_SECONDS/,
+    );
+    expect(() => validateEnv({ PROVIDER_WEBHOOK_PER_ADDRESS_PER_MINUTE: '0' })).toThrow(
+      /PROVIDER_WEBHOOK_PER_ADDRESS_PER_MINUTE/,
+    );
+  });
+
   it('checks the previous encryption key like the current one', () => {
     expect(() => validateEnv({ DATA_ENCRYPTION_KEY_PREVIOUS: 'abc' })).toThrow(
       /DATA_ENCRYPTION_KEY_PREVIOUS/,

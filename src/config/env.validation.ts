@@ -277,6 +277,35 @@ export class EnvironmentVariables {
   RATE_LIMIT_SIGN_IN_PER_ADDRESS = 20;
 
   /**
+   * Payment-provider webhooks (`POST /webhooks/paypal`, `/webhooks/stripe`) per minute per client
+   * address (IPv6 by /64), whatever their outcome; then 429 with Retry-After (the providers deliver
+   * again later). PayPal and Stripe send from a few addresses: keep it above a payout run's burst.
+   */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  PROVIDER_WEBHOOK_PER_ADDRESS_PER_MINUTE = 600;
+
+  /** Largest `POST /webhooks/paypal` body accepted, in bytes (413 above it, before anything is read); PayPal's events are a few KB. */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(4096)
+  @Max(1024 * 1024)
+  PAYPAL_WEBHOOK_MAX_BYTES = 64 * 1024;
+
+  /**
+   * A PayPal webhook whose `paypal-transmission-time` is further than this from now (either way) is
+   * refused (401) before it is verified. PayPal signs the time, and each redelivery (up to 3 days)
+   * is a new transmission with a new time, so only a replayed capture is ever outside the window.
+   */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(30)
+  @Max(86_400)
+  PAYPAL_WEBHOOK_TOLERANCE_SECONDS = 300;
+
+  /**
    * Failed sign-ins allowed per account (shop domain; shop + email; merchant key) and client
    * address (IPv6 by /64) within 15 minutes; then that address waits (429) — never the account.
    */

@@ -44,6 +44,13 @@ import { WebhookTopicHandlers } from './webhook-topic-handlers';
     DeliveryRejectionsRepository,
     WebhookTopicHandlers,
   ],
-  exports: [IngestionService, WebhookInbox, SystemDeliveriesRepository, WebhookTopicHandlers],
+  exports: [
+    IngestionService,
+    WebhookInbox,
+    SystemDeliveriesRepository,
+    WebhookTopicHandlers,
+    // The provider webhooks (transfers/) share its negative cache of unknown shops.
+    UnknownShopGuard,
+  ],
 })
 export class IngestionModule {}

@@ -101,6 +101,24 @@ export class PayoutProvidersService {
     return (await this.providers.find(scope))?.currency ?? DEFAULT_TRANSFER_CURRENCY;
   }
 
+  /**
+   * What verifying a PayPal webhook needs (the shop's webhook id and its API credentials), from one
+   * read: an unauthenticated request costs the store as little as possible.
+   */
+  async paypalWebhook(scope: ShopScope): Promise<{ webhookId: string | null; credentials: RailCredentials }> {
+    const p = await this.providers.find(scope);
+    const open = (v: string | null | undefined) => (v ? this.cipher.decrypt(scope.shopId, v) : null);
+    return {
+      webhookId: p?.paypalWebhookId ?? null,
+      credentials: {
+        mode: p?.mode ?? 'sandbox',
+        stripeSecretKey: null,
+        paypalClientId: open(p?.paypalClientIdEnc),
+        paypalClientSecret: open(p?.paypalClientSecretEnc),
+      },
+    };
+  }
+
   async webhookSecrets(scope: ShopScope): Promise<WebhookSecrets> {
     const p = await this.providers.find(scope);
     return {

@@ -1,7 +1,20 @@
-import { Controller, Headers, HttpCode, Post, Query, RawBodyRequest, Req } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Controller, Headers, HttpCode, Post, Query, RawBodyRequest, Req, UseGuards } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiExtension,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
+import { rateLimitedResponse } from '../common/auth/auth.decorators';
 import { ApiV1Errors } from '../common/http/api-errors.decorator';
+import { RouteBodyLimit } from '../common/http/route-body-limit';
+import { ProviderWebhookRateLimitGuard } from '../common/rate-limits/rate-limit.guards';
+import { providerWebhooksConfig } from '../config/configuration';
+import { NO_RATE_LIMIT_HEADERS } from '../docs/response-headers';
 import { WebhookAckDto } from '../ingestion/dto/webhook.dto';
 import { ProviderWebhooksService } from './provider-webhooks.service';
 
@@ -17,11 +30,23 @@ const SHOP_QUERY = {
 const STORED =
   'A verified event is stored in the webhook inbox before the 200 (`GET /v1/webhooks/deliveries/{deliveryId}`) ' +
   'and applied asynchronously; a repeated event id is acknowledged and not applied again. Bad signature or ' +
-  'unknown shop → 401, nothing stored.';
+  'unknown shop → 401, nothing stored. A shop name found unknown is remembered for a minute (401 without a ' +
+  'read); an address whose shop lookups keep missing (30 a minute, per process) gets 429.';
+/** The per-address limit's 429, documented on both routes. */
+const LIMITED = rateLimitedResponse(
+  'v1',
+  'More webhooks from this client address than PROVIDER_WEBHOOK_PER_ADDRESS_PER_MINUTE (default 600) in a ' +
+    'minute, or more than 30 lookups of unknown shops; the provider delivers again after Retry-After',
+  'Too many webhooks from this address; try again later',
+);
 
-/** Called by the payment providers, not by API users: authenticated by their signatures. */
+/**
+ * Called by the payment providers, not by API users: authenticated by their signatures, and limited
+ * per client address before anything else (a flood costs a Redis count, not a read).
+ */
 @ApiTags('Webhooks')
 @Controller('webhooks')
+@UseGuards(ProviderWebhookRateLimitGuard)
 export class ProviderWebhooksController {
   constructor(private readonly webhooks: ProviderWebhooksService) {}
 
@@ -33,7 +58,7 @@ export class ProviderWebhooksController {
     description:
       'Verified with the Stripe SDK’s `webhooks.constructEvent` over the raw body and the shop’s webhook signing ' +
       `secret. \`transfer.reversed\` reverses the paid transfer and credits the reversed amount back; other event ` +
-      `types are acknowledged and ignored. ${STORED}`,
+      `types are acknowledged and ignored (before verification: nothing is read or stored for them). ${STORED}`,
   })
   @ApiQuery(SHOP_QUERY)
   @ApiHeader({
@@ -53,16 +78,19 @@ export class ProviderWebhooksController {
   })
   @ApiOkResponse({ type: WebhookAckDto })
   @ApiV1Errors(400, 401, 413, 503)
+  @ApiExtension(NO_RATE_LIMIT_HEADERS, true)
+  @LIMITED
   stripe(
     @Req() req: RawBodyRequest<FastifyRequest>,
     @Headers('stripe-signature') signature?: string,
     @Query('shop') shop?: string,
   ): Promise<WebhookAckDto> {
-    return this.webhooks.receiveStripe(req.rawBody, signature, shop);
+    return this.webhooks.receiveStripe(req.rawBody, signature, shop, req.ip);
   }
 
   @Post('paypal')
   @HttpCode(200)
+  @RouteBodyLimit(() => providerWebhooksConfig().paypalMaxBytes)
   @ApiOperation({
     operationId: 'receivePaypalWebhook',
     summary: 'Receive a PayPal webhook (PAYMENT.PAYOUTS-ITEM.*)',
@@ -70,7 +98,12 @@ export class ProviderWebhooksController {
       'Verified by PayPal’s documented verification (`POST /v1/notifications/verify-webhook-signature` with the ' +
       'shop’s webhook id); PayPal unreachable → 503, so PayPal delivers again. Payout item events move the ' +
       `transfer: SUCCEEDED → paid; FAILED, RETURNED, BLOCKED, REFUNDED… → failed (or reversed when it was paid) ` +
-      `and credited back; UNCLAIMED starts the 30-day wait. ${STORED}`,
+      `and credited back; UNCLAIMED starts the 30-day wait. An event is applied only to the transfer whose ` +
+      `current payout is its \`payout_batch_id\` (an earlier attempt's batch is acknowledged and ignored). ` +
+      `Before anything is read or PayPal is asked: a body over PAYPAL_WEBHOOK_MAX_BYTES (default 64 KiB) → ` +
+      `413; an event type other than PAYMENT.PAYOUTS-ITEM.* → 200 \`ignored\` (never verified, nothing stored); ` +
+      `a \`paypal-transmission-time\` more than PAYPAL_WEBHOOK_TOLERANCE_SECONDS (default 300) from now → 401. ` +
+      STORED,
   })
   @ApiQuery({ ...SHOP_QUERY, required: true, description: 'The shop domain the webhook belongs to' })
   @ApiHeader({
@@ -113,7 +146,14 @@ export class ProviderWebhooksController {
     },
   })
   @ApiOkResponse({ type: WebhookAckDto })
-  @ApiV1Errors(400, 401, 413, 503)
+  @ApiV1Errors(
+    400,
+    401,
+    { status: 413, description: 'Body larger than PAYPAL_WEBHOOK_MAX_BYTES (default 64 KiB)' },
+    503,
+  )
+  @ApiExtension(NO_RATE_LIMIT_HEADERS, true)
+  @LIMITED
   paypal(
     @Req() req: RawBodyRequest<FastifyRequest>,
     @Headers('paypal-auth-algo') authAlgo?: string,
@@ -127,6 +167,7 @@ export class ProviderWebhooksController {
       req.rawBody,
       { authAlgo, certUrl, transmissionId, transmissionSig, transmissionTime },
       shop,
+      req.ip,
     );
   }
 }

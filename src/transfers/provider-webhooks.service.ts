@@ -1,13 +1,24 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import Stripe from 'stripe';
+import { Clock } from '../common/clock/clock';
 import { NotFoundError, ServiceUnavailableError, UnauthorizedError } from '../common/errors';
 import { fromMinorUnits } from '../common/money';
-import { ShopScope, shopScope, toObjectId } from '../common/tenancy';
+import { ShopScope, shopScope } from '../common/tenancy';
+import { providerWebhooksConfig, type ProviderWebhooksConfig } from '../config/configuration';
 import { WebhookAckDto } from '../ingestion/dto/webhook.dto';
+import { UnknownShopGuard } from '../ingestion/unknown-shop-guard';
 import { WebhookInbox } from '../ingestion/webhook-inbox.service';
 import { WebhookTopicHandlers } from '../ingestion/webhook-topic-handlers';
+import { Shop } from '../shops/shop.schema';
 import { ShopsRepository } from '../shops/shops.repository';
 import { PayoutProvidersService } from './payout-providers.service';
+import {
+  PAYPAL_ITEM_EVENT,
+  paypalEventHead,
+  stripeEventType,
+  stripeShopHint,
+  transmissionTimeProblem,
+} from './provider-webhook-intake';
 import { RailOutage } from './rails/payout-rail';
 import { PaypalPayoutItem } from './rails/paypal-client';
 import { paypalOutcome, PaypalRail } from './rails/paypal.rail';
@@ -18,8 +29,8 @@ import { TransfersService } from './transfers.service';
 const SIGNATURE_ERROR = 'Webhook signature verification failed';
 /** The Stripe events that change a transfer; others are acknowledged and ignored. */
 export const STRIPE_TOPICS = ['transfer.reversed'] as const;
-/** PayPal's payout item events (PAYMENT.PAYOUTS-ITEM.SUCCEEDED, .FAILED, .RETURNED, .UNCLAIMED, …). */
-const PAYPAL_ITEM_EVENT = /^PAYMENT\.PAYOUTS-ITEM\.[A-Z_]+$/;
+/** The answer to an event that changes nothing: acknowledged (the provider stops sending it), not stored. */
+const IGNORED: WebhookAckDto = { received: true, duplicate: false, ignored: true, deliveryId: null };
 
 export interface PaypalHeaders {
   authAlgo?: string;
@@ -47,6 +58,9 @@ export class ProviderWebhooksService implements OnModuleInit {
     private readonly service: TransfersService,
     private readonly runner: TransferRunner,
     private readonly paypal: PaypalRail,
+    private readonly unknownShops: UnknownShopGuard,
+    private readonly clock: Clock,
+    @Inject(providerWebhooksConfig.KEY) private readonly cfg: ProviderWebhooksConfig,
   ) {}
 
   onModuleInit(): void {
@@ -54,13 +68,22 @@ export class ProviderWebhooksService implements OnModuleInit {
     this.handlers.register('paypal', (scope, topic, payload) => this.applyPaypal(scope, topic, payload));
   }
 
+  /**
+   * A Stripe webhook. Before any read: the signature header must be there, and an event type that
+   * changes nothing is acknowledged unverified (nothing stored, nothing read); a shop already found
+   * unknown is refused from memory.
+   */
   async receiveStripe(
     rawBody: Buffer | undefined,
     signature: string | undefined,
     shopDomain?: string,
+    address = '',
   ): Promise<WebhookAckDto> {
     if (!rawBody || !signature) throw new UnauthorizedError(SIGNATURE_ERROR);
-    const shop = await this.shopOf(shopDomain, () => stripeShopHint(rawBody));
+    const type = stripeEventType(rawBody);
+    if (type === null) throw new UnauthorizedError(SIGNATURE_ERROR);
+    if (!(STRIPE_TOPICS as readonly string[]).includes(type)) return IGNORED;
+    const shop = await this.shopOf(shopDomain, () => stripeShopHint(rawBody), address);
     if (!shop) throw new UnauthorizedError(SIGNATURE_ERROR);
     const scope = shopScope(String(shop._id));
     const { stripeWebhookSecret } = await this.providers.webhookSecrets(scope);
@@ -71,16 +94,22 @@ export class ProviderWebhooksService implements OnModuleInit {
     } catch {
       throw new UnauthorizedError(SIGNATURE_ERROR);
     }
-    if (!(STRIPE_TOPICS as readonly string[]).includes(event.type)) {
-      return { received: true, duplicate: false, ignored: true, deliveryId: null };
-    }
+    if (!(STRIPE_TOPICS as readonly string[]).includes(event.type)) return IGNORED;
     return this.store(scope, shop.domain, `stripe/${event.type}`, `stripe:${event.id}`, rawBody);
   }
 
+  /**
+   * A PayPal webhook. Everything that costs nothing comes before what costs a read or a call to
+   * PayPal (the body's size is capped by the route: 413): the headers, the body's shape, the event
+   * type (only PAYMENT.PAYOUTS-ITEM.* is ever verified; others are acknowledged unverified and not
+   * stored), the transmission time's window, then a shop already found unknown (from memory). Only
+   * then the shop, its PayPal settings (one read) and PayPal's verification.
+   */
   async receivePaypal(
     rawBody: Buffer | undefined,
     h: PaypalHeaders,
     shopDomain?: string,
+    address = '',
   ): Promise<WebhookAckDto> {
     if (
       !rawBody ||
@@ -92,27 +121,26 @@ export class ProviderWebhooksService implements OnModuleInit {
     ) {
       throw new UnauthorizedError(SIGNATURE_ERROR);
     }
-    const shop = await this.shopOf(shopDomain, () => null);
+    const event = paypalEventHead(rawBody);
+    if (!event) throw new UnauthorizedError(SIGNATURE_ERROR);
+    if (!PAYPAL_ITEM_EVENT.test(event.event_type)) return IGNORED;
+    const late = transmissionTimeProblem(h.transmissionTime, this.clock.now(), this.cfg.paypalToleranceMs);
+    if (late) throw new UnauthorizedError(late);
+    if (!shopDomain) throw new UnauthorizedError(SIGNATURE_ERROR);
+    const shop = await this.shopOf(shopDomain, () => null, address);
     if (!shop) throw new UnauthorizedError(SIGNATURE_ERROR);
     const scope = shopScope(String(shop._id));
-    const { paypalWebhookId } = await this.providers.webhookSecrets(scope);
-    let event: { id?: string; event_type?: string };
-    try {
-      event = JSON.parse(rawBody.toString('utf8')) as typeof event;
-    } catch {
-      throw new UnauthorizedError(SIGNATURE_ERROR);
-    }
-    if (!paypalWebhookId || !event?.id || !event.event_type) throw new UnauthorizedError(SIGNATURE_ERROR);
+    const { webhookId, credentials } = await this.providers.paypalWebhook(scope);
+    if (!webhookId) throw new UnauthorizedError(SIGNATURE_ERROR);
     let verified: boolean;
     try {
-      const account = this.paypal.account(await this.providers.credentials(scope));
-      verified = await this.paypal.api.verifyWebhookSignature(account, {
+      verified = await this.paypal.api.verifyWebhookSignature(this.paypal.account(credentials), {
         auth_algo: h.authAlgo,
         cert_url: h.certUrl,
         transmission_id: h.transmissionId,
         transmission_sig: h.transmissionSig,
         transmission_time: h.transmissionTime,
-        webhook_id: paypalWebhookId,
+        webhook_id: webhookId,
         webhook_event: event,
       });
     } catch (err) {
@@ -122,9 +150,6 @@ export class ProviderWebhooksService implements OnModuleInit {
       throw new UnauthorizedError(SIGNATURE_ERROR);
     }
     if (!verified) throw new UnauthorizedError(SIGNATURE_ERROR);
-    if (!PAYPAL_ITEM_EVENT.test(event.event_type)) {
-      return { received: true, duplicate: false, ignored: true, deliveryId: null };
-    }
     return this.store(scope, shop.domain, `paypal/${event.event_type}`, `paypal:${event.id}`, rawBody);
   }
 
@@ -147,14 +172,25 @@ export class ProviderWebhooksService implements OnModuleInit {
     return 'reversed';
   }
 
-  /** `paypal/PAYMENT.PAYOUTS-ITEM.*`: the item's status decides, as a follow-up lookup would. */
+  /**
+   * `paypal/PAYMENT.PAYOUTS-ITEM.*`: the item's status decides, as a follow-up lookup would, for the
+   * transfer whose current payout is the event's `payout_batch_id`. An event of another payout batch
+   * sent for the same transfer (`sender_item_id`: an earlier attempt) is about money that is not this
+   * attempt's, and a pending transfer is being sent again: both are ignored (the rail follows the
+   * payout it sends to its own outcome).
+   */
   async applyPaypal(scope: ShopScope, topic: string, payload: unknown): Promise<string> {
     const item = (payload as { resource?: PaypalPayoutItem })?.resource;
     if (!item) return 'ignored: no resource';
-    let t = item.payout_batch_id ? await this.transfers.findByProviderId(scope, item.payout_batch_id) : null;
-    const senderItem = item.payout_item?.sender_item_id;
-    if (!t && senderItem && toObjectId(senderItem)) t = await this.transfers.findById(scope, senderItem);
-    if (!t) return 'ignored: no transfer for this payout';
+    if (!item.payout_batch_id) return 'ignored: no payout_batch_id';
+    const t = await this.transfers.findByProviderId(scope, item.payout_batch_id);
+    if (!t) {
+      const senderItem = item.payout_item?.sender_item_id;
+      return senderItem
+        ? `ignored: payout batch ${item.payout_batch_id} is not the current payout of transfer ${senderItem}`
+        : 'ignored: no transfer for this payout';
+    }
+    if (t.state === 'pending') return 'ignored: transfer is pending (being sent again)';
     return this.runner.applyOutcome(scope, t, paypalOutcome(undefined, item), 'webhook:paypal');
   }
 
@@ -174,16 +210,27 @@ export class ProviderWebhooksService implements OnModuleInit {
     return { received: true, duplicate: deliveryId === null, ignored: false, deliveryId };
   }
 
-  /** The shop named by `?shop=`, else by the (unverified) hint; null when unknown. */
-  private async shopOf(domain: string | undefined, hint: () => string | null) {
+  /**
+   * The shop named by `?shop=`, else by the (unverified) hint; null when unknown. A name found
+   * unknown is remembered for a minute (no read for its repeats), and an address whose lookups keep
+   * missing is refused (429) before any read: the Shopify webhooks' guard, shared.
+   */
+  private async shopOf(domain: string | undefined, hint: () => string | null, address: string) {
+    const name = domain?.trim().toLowerCase();
+    const id = name ? null : hint();
+    const key = name || (id ? `id:${id}` : null);
+    if (!key) return null;
+    if (this.unknownShops.isKnownUnknown(key)) return null;
+    await this.unknownShops.assertMayLookUp(address);
+    let shop: Shop | null;
     try {
-      if (domain) return await this.shops.findByDomain(domain.trim().toLowerCase());
-      const id = hint();
-      return id ? await this.shops.findById(id) : null;
+      shop = name ? await this.shops.findByDomain(name) : await this.shops.findById(id!);
     } catch (err) {
-      if (err instanceof NotFoundError) return null;
-      throw err;
+      if (!(err instanceof NotFoundError)) throw err;
+      shop = null;
     }
+    if (!shop) await this.unknownShops.recordMiss(key, address);
+    return shop;
   }
 }
 
@@ -191,16 +238,4 @@ interface StripeTransferObject {
   id?: string;
   amount?: number;
   amount_reversed?: number;
-  metadata?: { shopId?: string };
-}
-
-/** The shop id our transfer metadata carries (only a hint: the shop's own secret must verify). */
-function stripeShopHint(rawBody: Buffer): string | null {
-  try {
-    const e = JSON.parse(rawBody.toString('utf8')) as { data?: { object?: StripeTransferObject } };
-    const id = e?.data?.object?.metadata?.shopId;
-    return typeof id === 'string' && toObjectId(id) ? id : null;
-  } catch {
-    return null;
-  }
 }

@@ -58,3 +58,23 @@ export class SignInRateLimitGuard implements CanActivate {
     return true;
   }
 }
+
+/**
+ * Payment-provider webhooks (`/webhooks/paypal`, `/webhooks/stripe`): requests per minute per client
+ * address (IPv6 by /64), counted before the body is looked at; past the limit → 429 with
+ * Retry-After, which the providers answer by delivering again later. No RateLimit-* headers: the
+ * callers are the providers, which do not read them.
+ */
+@Injectable()
+export class ProviderWebhookRateLimitGuard implements CanActivate {
+  constructor(private readonly limits: RateLimits) {}
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    const req = ctx.switchToHttp().getRequest<FastifyRequest>();
+    const s = await this.limits.consumeProviderWebhook(addressBucket(req.ip));
+    if (!s.allowed) {
+      throw new RateLimitedError(s.resetSeconds, 'Too many webhooks from this address; try again later');
+    }
+    return true;
+  }
+}

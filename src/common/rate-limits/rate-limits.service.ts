@@ -34,6 +34,7 @@ export class RateLimits {
     { limiter: RateLimiterRedis; insurance: RateLimiterMemory }
   >;
   private readonly signInAddress: { limiter: RateLimiterRedis; insurance: RateLimiterMemory };
+  private readonly providerWebhookAddress: { limiter: RateLimiterRedis; insurance: RateLimiterMemory };
   private lastWarning = 0;
 
   constructor(
@@ -62,6 +63,7 @@ export class RateLimits {
       vendor: make('vendor', cfg.perMinute.vendor),
     };
     this.signInAddress = make('sign-in-address', cfg.signInPerAddress);
+    this.providerWebhookAddress = make('provider-webhook-address', cfg.providerWebhookPerAddress);
   }
 
   /** One request of a credential (shop id, merchant key id or portal user id). */
@@ -76,6 +78,14 @@ export class RateLimits {
    */
   consumeSignIn(addressBucket: string): Promise<RateLimitState> {
     return this.consume(this.signInAddress, addressBucket || 'unknown');
+  }
+
+  /**
+   * One payment-provider webhook (PayPal or Stripe), whatever its outcome, per client address
+   * bucket: before anything else, so an unauthenticated flood costs a Redis count, not a read.
+   */
+  consumeProviderWebhook(addressBucket: string): Promise<RateLimitState> {
+    return this.consume(this.providerWebhookAddress, addressBucket || 'unknown');
   }
 
   private async consume(
