@@ -14,7 +14,7 @@ import { ApiV1Errors } from '../common/http/api-errors.decorator';
 import { RouteBodyLimit } from '../common/http/route-body-limit';
 import { ProviderWebhookRateLimitGuard } from '../common/rate-limits/rate-limit.guards';
 import { providerWebhooksConfig } from '../config/configuration';
-import { NO_RATE_LIMIT_HEADERS } from '../docs/response-headers';
+import { NO_RATE_LIMIT_HEADERS } from '../common/http/openapi-keys';
 import { WebhookAckDto } from '../ingestion/dto/webhook.dto';
 import { ProviderWebhooksService } from './provider-webhooks.service';
 
