@@ -44,6 +44,8 @@ echo "== build"
 npx nest build
 echo "== lint"
 npx eslint "{src,test}/**/*.ts"
+echo "== dependency rules (one way down: .dependency-cruiser.cjs)"
+npm run --silent lint:deps
 echo "== docs links"
 # Relative file links and #anchors between our markdown files (remark-validate-links: offline,
 # external http(s) links are not fetched).

@@ -1,6 +1,6 @@
 import mongoose, { Error as MongooseError, Schema, Types } from 'mongoose';
 import { LineItemSchema } from '../line-items/line-item.schema';
-import { OrderSummarySchema } from '../orders/order-summary.schema';
+import { OrderSummarySchema } from '../order-data/order-summary.schema';
 import { storedDocuments } from './stored-documents';
 
 // Models on a connection that never connects: only their schemas and document code are used.

@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../events/event-catalogue';
+import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../event-port/event-catalogue';
 
 type Schema = Record<string, unknown>;
 

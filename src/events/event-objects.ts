@@ -9,7 +9,7 @@ import { toLineItemResponse } from '../line-items/line-item.mapper';
 import { LineItemsRepository } from '../line-items/line-items.repository';
 import { UsersService } from '../users/users.service';
 import { VendorsService } from '../vendors/vendors.service';
-import type { EventType } from './event-catalogue';
+import type { EventType } from '../event-port/event-catalogue';
 
 /**
  * `data.object` of an event reported by an audit record: the public v1 representation of the

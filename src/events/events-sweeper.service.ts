@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
 import { shopScope } from '../common/tenancy';
 import { jobsConfig, JobsConfig } from '../config/configuration';
-import { EventSink } from './event-sink';
+import { EventSink } from '../event-port/event-sink';
 import { EventsService } from './events.service';
 import { DueDelivery, SystemEventsRepository } from './system-events.repository';
 

@@ -1,6 +1,6 @@
 import { asReal, FixedClock } from '../../test/fakes/fake';
 import type { JobsConfig } from '../config/configuration';
-import { EventSink } from './event-sink';
+import { EventSink } from '../event-port/event-sink';
 import { EventsService } from './events.service';
 import { EventsSweeper } from './events-sweeper.service';
 import { SystemEventsRepository } from './system-events.repository';

@@ -10,7 +10,7 @@ import { EventDelivery, EventDeliverySchema } from './event-delivery.schema';
 import { EventDispatcher } from './event-dispatcher.service';
 import { EventMetrics } from './event-metrics';
 import { EventObjects } from './event-objects';
-import { EventSinkModule } from './event-sink';
+import { EventSinkModule } from '../event-port/event-sink';
 import { LineItemsModule } from '../line-items/line-items.module';
 import { EventsSweeper } from './events-sweeper.service';
 import { EventsService } from './events.service';

@@ -18,10 +18,10 @@ import type {
 } from './dto/webhook-endpoint.dto';
 import { EndpointSecrets } from './endpoint-secrets';
 import { EventDeliveriesRepository } from './event-deliveries.repository';
-import { EventType } from './event-catalogue';
+import { EventType } from '../event-port/event-catalogue';
 import { toDeliveryResponse, toEndpointResponse } from './event.mapper';
 import { eventBody, EventsService } from './events.service';
-import { deliveryId, eventIdFor, subscribes } from './fan-out';
+import { deliveryId, eventIdFor, subscribes } from '../event-port/fan-out';
 import { OutboundEventsRepository } from './outbound-events.repository';
 import { newSigningSecret, rotateSecrets } from './webhook-signing';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { LineItemsModule } from '../line-items/line-items.module';
-import { OrdersDataModule } from '../orders/orders-data.module';
+import { OrdersDataModule } from '../order-data/orders-data.module';
 import { ProductsModule } from '../products/products.module';
 import { RefundsModule } from '../refunds/refunds.module';
 import { ShopsModule } from '../shops/shops.module';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ShopScope } from '../common/tenancy';
 import { OrderIngestionService } from '../line-items/order-ingestion.service';
 import { PlatformFulfillmentsService } from '../line-items/platform-fulfillments.service';
-import { OrdersRepository } from '../orders/orders.repository';
+import { OrdersRepository } from '../order-data/orders.repository';
 import { ProductsService } from '../products/products.service';
 import type { IncomingOrder } from '../line-items/incoming-order';
 import { RefundsService } from '../refunds/refunds.service';

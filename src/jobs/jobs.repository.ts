@@ -4,7 +4,7 @@ import { Model, Types } from 'mongoose';
 import { ShopScope } from '../common/tenancy';
 import { systemQuery } from '../database/tenant-guard.plugin';
 import { TenantRepository } from '../database/tenant-repository';
-import { clearMarker, markedBefore } from '../events/pending-event-marker';
+import { clearMarker, markedBefore } from '../event-port/pending-event-marker';
 import { JobRecord, JobType } from './job.schema';
 
 @Injectable()

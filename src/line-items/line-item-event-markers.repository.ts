@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ShopScope } from '../common/tenancy';
 import { TenantRepository } from '../database/tenant-repository';
-import { clearMarker, clearMarkersBefore, markedBefore } from '../events/pending-event-marker';
+import { clearMarker, clearMarkersBefore, markedBefore } from '../event-port/pending-event-marker';
 import { LineItem } from './line-item.schema';
 
 /** A row whose insert-time event (order.received, refund.recorded) is pending. */

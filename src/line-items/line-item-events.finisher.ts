@@ -1,8 +1,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Types } from 'mongoose';
 import { shopScope } from '../common/tenancy';
-import { EventSink } from '../events/event-sink';
-import { byMarker, byShop } from '../events/pending-event-marker';
+import { EventSink } from '../event-port/event-sink';
+import { byMarker, byShop } from '../event-port/pending-event-marker';
 import type { LineItem } from './line-item.schema';
 import { LineItemEventMarkers } from './line-item-event-markers.repository';
 import { LineItemsRepository } from './line-items.repository';

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
-import { EventSinkModule } from '../events/event-sink';
+import { EventSinkModule } from '../event-port/event-sink';
 import { MongooseModule } from '@nestjs/mongoose';
 import { CommissionsModule } from '../commissions/commissions.module';
 import { JobsModule } from '../jobs/jobs.module';
-import { OrdersDataModule } from '../orders/orders-data.module';
+import { OrdersDataModule } from '../order-data/orders-data.module';
 import { ShopsModule } from '../shops/shops.module';
 import { VendorsModule } from '../vendors/vendors.module';
 import { LineItem, LineItemSchema } from './line-item.schema';

@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
-import { fromAudit } from '../events/event-catalogue';
-import { eventIdFor } from '../events/fan-out';
+import { fromAudit } from '../event-port/event-catalogue';
+import { eventIdFor } from '../event-port/fan-out';
 import type { IncomingOrder } from './incoming-order';
 import { orderReceivedEvent } from './order-events';
 

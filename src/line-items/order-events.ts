@@ -1,6 +1,6 @@
 import type { IncomingOrder } from './incoming-order';
 import type { LineItem } from './line-item.schema';
-import type { SourcedEvent } from '../events/event-sink';
+import type { SourcedEvent } from '../event-port/event-sink';
 
 /** What `order.received` says of the order itself. */
 export type OrderHead = Pick<

@@ -1,7 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { crashPoint } from '../common/faults/crash-point';
-import { EventSink } from '../events/event-sink';
+import { EventSink } from '../event-port/event-sink';
 import { orderReceivedEvent } from './order-events';
 import { Clock } from '../common/clock/clock';
 import { multiplyAmount, payoutState, round2, splitShipping } from '../common/money';

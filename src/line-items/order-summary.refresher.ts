@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
 import type { ShopScope } from '../common/tenancy';
-import { orderObjectId, vendorOrderSummaryId } from '../orders/order-ids';
-import { OrderSummariesRepository, OrderSummaryWrite } from '../orders/order-summaries.repository';
+import { orderObjectId, vendorOrderSummaryId } from '../order-data/order-ids';
+import { OrderSummariesRepository, OrderSummaryWrite } from '../order-data/order-summaries.repository';
 import {
   buildOrderSummaries,
   SummaryLine,
   SummaryOrderContext,
   SummaryTotals,
-} from '../orders/order-summary.builder';
+} from '../order-data/order-summary.builder';
 import type { LineItem } from './line-item.schema';
 import { LineItemsRepository } from './line-items.repository';
 

@@ -1,5 +1,5 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { EventSink, type SourcedEvent } from '../events/event-sink';
+import { EventSink, type SourcedEvent } from '../event-port/event-sink';
 import { toLineItemResponse } from './line-item.mapper';
 import { Clock } from '../common/clock/clock';
 import { OperationContexts } from '../common/context/operation-context';

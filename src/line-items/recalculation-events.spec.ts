@@ -1,4 +1,4 @@
-import { eventIdFor } from '../events/fan-out';
+import { eventIdFor } from '../event-port/fan-out';
 import { JobsService } from '../jobs/jobs.service';
 import { asReal, SHOP } from '../../test/fakes/fake';
 import { FakeEventRecorder, sinkInto } from '../../test/fakes/events.fake';

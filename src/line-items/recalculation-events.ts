@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { shopScope } from '../common/tenancy';
-import { EventSink, type SourcedEvent } from '../events/event-sink';
+import { EventSink, type SourcedEvent } from '../event-port/event-sink';
 import type { JobDto } from '../jobs/dto/job.dto';
 import { JobsService } from '../jobs/jobs.service';
 

@@ -7,7 +7,7 @@ import { withTimeout } from '../common/async/timeout';
 import { payoutState } from '../common/money';
 import { OperationContexts } from '../common/context/operation-context';
 import { ShopScope, toObjectId } from '../common/tenancy';
-import { EventSink } from '../events/event-sink';
+import { EventSink } from '../event-port/event-sink';
 import { VendorTally } from './vendor-tally.service';
 import { crashPoint } from '../common/faults/crash-point';
 import { recalculatedEvent } from './recalculation-events';

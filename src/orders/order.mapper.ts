@@ -1,6 +1,6 @@
 import { CustomerSummaryDto, OrderListItemDto } from './dto/order.dto';
-import type { OrderSummary } from './order-summary.schema';
-import type { Order } from './order.schema';
+import type { OrderSummary } from '../order-data/order-summary.schema';
+import type { Order } from '../order-data/order.schema';
 
 const iso = (d: Date | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
 

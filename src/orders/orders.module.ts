@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { LineItemsModule } from '../line-items/line-items.module';
-import { OrdersDataModule } from './orders-data.module';
+import { OrdersDataModule } from '../order-data/orders-data.module';
 import { RefundsModule } from '../refunds/refunds.module';
 import { OrdersService } from './orders.service';
 import { OrdersV1Controller } from './orders.v1.controller';

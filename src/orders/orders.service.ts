@@ -12,8 +12,8 @@ import {
   VendorOrdersPageDto,
 } from './dto/order.dto';
 import { toOrderListItem, toRawOrder } from './order.mapper';
-import { OrderSummariesRepository } from './order-summaries.repository';
-import { OrdersRepository } from './orders.repository';
+import { OrderSummariesRepository } from '../order-data/order-summaries.repository';
+import { OrdersRepository } from '../order-data/orders.repository';
 import { RefundsService } from '../refunds/refunds.service';
 
 const ORDER_ID_RE = /^[1-9][0-9]{0,15}$/;

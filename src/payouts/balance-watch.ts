@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
 import { type ShopScope, toObjectId } from '../common/tenancy';
-import { EventSink, type SourcedEvent } from '../events/event-sink';
+import { EventSink, type SourcedEvent } from '../event-port/event-sink';
 import { VendorBalanceService } from './vendor-balance.service';
 import { VendorBalancesRepository } from '../balances/vendor-balances.repository';
 

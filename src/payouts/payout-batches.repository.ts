@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ModelOutbox, outboxOnInsert } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
-import { clearMarker } from '../events/pending-event-marker';
+import { clearMarker } from '../event-port/pending-event-marker';
 import { ShopScope } from '../common/tenancy';
 import { TenantRepository } from '../database/tenant-repository';
 import { upsertReturningDocument } from '../database/upsert';

@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
 import { PayoutAdjustmentsRepository } from '../adjustments/payout-adjustments.repository';
-import { eventIdFor } from '../events/fan-out';
+import { eventIdFor } from '../event-port/fan-out';
 import { asReal, SHOP } from '../../test/fakes/fake';
 import { FakeEventRecorder, sinkInto } from '../../test/fakes/events.fake';
 import { FakePayoutAdjustmentsRepository, FakePayoutBatchesRepository } from '../../test/fakes/payouts.fake';

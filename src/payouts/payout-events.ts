@@ -4,7 +4,7 @@ import { PayoutAdjustmentsRepository } from '../adjustments/payout-adjustments.r
 import { OperationContexts } from '../common/context/operation-context';
 import { crashPoint } from '../common/faults/crash-point';
 import { type ShopScope, shopScope } from '../common/tenancy';
-import { EventSink, type SourcedEvent } from '../events/event-sink';
+import { EventSink, type SourcedEvent } from '../event-port/event-sink';
 import { PayoutBatchesRepository } from './payout-batches.repository';
 import { toPayoutBatchResponse } from './payout.mapper';
 import type { PayoutBatch } from './payout-batch.schema';

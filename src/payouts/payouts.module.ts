@@ -22,7 +22,7 @@ import { PayoutsV2Controller } from './payouts.v2.controller';
 import { VendorMoneyService } from './vendor-money.service';
 import { VendorReportService } from './vendor-report.service';
 import { VendorReportV1Controller } from './vendor-report.v1.controller';
-import { EventSinkModule } from '../events/event-sink';
+import { EventSinkModule } from '../event-port/event-sink';
 import { BalanceWatch } from './balance-watch';
 import { PayoutEvents } from './payout-events';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { systemQuery } from '../database/tenant-guard.plugin';
-import { markedBefore } from '../events/pending-event-marker';
+import { markedBefore } from '../event-port/pending-event-marker';
 import { PayoutBatch } from './payout-batch.schema';
 
 /**

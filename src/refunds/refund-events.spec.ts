@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import { eventIdFor } from '../events/fan-out';
+import { eventIdFor } from '../event-port/fan-out';
 import { asReal, SHOP } from '../../test/fakes/fake';
 import { FakeEventRecorder, FakeLineItemEventMarkers, sinkInto } from '../../test/fakes/events.fake';
 import { FakeLineItemsRepository, lineItem } from '../../test/fakes/line-items.fake';

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { LineItemsModule } from '../line-items/line-items.module';
 import { ShopsModule } from '../shops/shops.module';
-import { EventSinkModule } from '../events/event-sink';
+import { EventSinkModule } from '../event-port/event-sink';
 import { RefundEvents } from './refund-events';
 import { RefundMetrics } from './refund-metrics';
 import { Refund, RefundSchema } from './refund.schema';

@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import { eventIdFor } from '../events/fan-out';
+import { eventIdFor } from '../event-port/fan-out';
 import { asReal, FixedClock, SHOP } from '../../test/fakes/fake';
 import { FakeEventRecorder, sinkInto } from '../../test/fakes/events.fake';
 import { FakeTransfersRepository } from '../../test/fakes/transfers.fake';

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { shopScope } from '../common/tenancy';
-import { EventSink, type SourcedEvent } from '../events/event-sink';
-import { byShop } from '../events/pending-event-marker';
+import { EventSink, type SourcedEvent } from '../event-port/event-sink';
+import { byShop } from '../event-port/pending-event-marker';
 import { toTransferResponse } from './transfer.mapper';
 import type { Transfer } from './transfer.schema';
 import { TRANSFER_EVENT_OF } from './transfer-states';

@@ -1,4 +1,4 @@
-import { EventSinkModule } from '../events/event-sink';
+import { EventSinkModule } from '../event-port/event-sink';
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { AdjustmentsModule } from '../adjustments/adjustments.module';

@@ -7,7 +7,7 @@ import { ShopScope } from '../common/tenancy';
 import { TenantRepository } from '../database/tenant-repository';
 import { systemQuery } from '../database/tenant-guard.plugin';
 import { isDuplicateKeyError } from '../common/errors/duplicate-key';
-import { clearMarker, markedBefore } from '../events/pending-event-marker';
+import { clearMarker, markedBefore } from '../event-port/pending-event-marker';
 import { valueOrAny } from '../database/query-filters';
 import { Transfer, TransferStateChange } from './transfer.schema';
 import {

@@ -9,7 +9,7 @@ import { round2 } from '../common/money';
 import { nextOffset } from '../common/pagination';
 import { OperationContexts } from '../common/context/operation-context';
 import { ShopScope, toObjectId } from '../common/tenancy';
-import { EventSink } from '../events/event-sink';
+import { EventSink } from '../event-port/event-sink';
 import { crashPoint } from '../common/faults/crash-point';
 import { transferMoveEvent } from './transfer-events';
 import { VendorsRepository } from '../vendors/vendors.repository';

@@ -1,8 +1,8 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Connection, Types } from 'mongoose';
-import { EventSink } from '../../src/events/event-sink';
+import { EventSink } from '../../src/event-port/event-sink';
 import { EventsSweeper } from '../../src/events/events-sweeper.service';
-import { eventIdFor } from '../../src/events/fan-out';
+import { eventIdFor } from '../../src/event-port/fan-out';
 import { startApp, TestApp } from '../support/app';
 import { createShop, TestShop } from '../support/factory';
 import { listenForEvents, Receiver } from '../support/receiver';

@@ -1,7 +1,7 @@
 import type { Types } from 'mongoose';
 import type { ShopScope } from '../../src/common/tenancy';
-import type { EventType } from '../../src/events/event-catalogue';
-import { EventSink, type EventRecorder } from '../../src/events/event-sink';
+import type { EventType } from '../../src/event-port/event-catalogue';
+import { EventSink, type EventRecorder } from '../../src/event-port/event-sink';
 import type { LineItem } from '../../src/line-items/line-item.schema';
 import type {
   LineItemEventMarkers,

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, MaxLength } from 'class-validator';
 import { OffsetPageQueryDto } from '../../common/pagination';
 import { EVENT_DELIVERY_STATES, type EventDeliveryState } from '../event-delivery.schema';
-import { EVENT_TYPES } from '../event-catalogue';
+import { EVENT_TYPES } from '../../event-port/event-catalogue';
 
 const since = (what: string) =>
   ApiPropertyOptional({

@@ -11,7 +11,7 @@ import {
   MinLength,
 } from 'class-validator';
 import { ENDPOINT_STATES, type EndpointState } from '../webhook-endpoint.schema';
-import { SUBSCRIBABLE } from '../event-catalogue';
+import { SUBSCRIBABLE } from '../../event-port/event-catalogue';
 
 const URL_DOC = {
   description:
