@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import { startApp, TestApp } from '../support/app';
 import { amount, day, payoutOf, refundScenario, share } from '../support/refund-scenario';
 import { platformId } from '../support/webhooks';
