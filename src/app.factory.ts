@@ -53,7 +53,10 @@ export function corsOptions(origins: string[]): Parameters<NestFastifyApplicatio
 
 type RawHeaders = { headers: Record<string, string | string[] | undefined> };
 
-/** The caller's own `x-request-id`, when sane: kept beside ours (logs, audit), never taken as ours. */
+/**
+ * The caller's own `x-request-id`, when well-formed (1–128 of A–Z a–z 0–9 . _ : -): echoed in the
+ * answer and kept beside ours (logs, audit), never taken as ours.
+ */
 export function clientRequestIdOf(req: RawHeaders): string | undefined {
   const given = req.headers['x-request-id'];
   return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : undefined;
@@ -72,8 +75,9 @@ function childLoggerFactory(
 
 /**
  * Fastify with our body limit, request ids and the process logger. The request id is always ours
- * (a caller could otherwise pass another request's id into our logs and audit trail); a sane
- * incoming `x-request-id` is logged as `clientRequestId` and recorded beside ours in the audit trail.
+ * (a caller could otherwise pass another request's id into our logs and audit trail); a well-formed
+ * incoming `x-request-id` is echoed in the answer, logged as `clientRequestId` and recorded beside
+ * ours in the audit trail.
  */
 export function createAdapter(logger: PinoLogger): FastifyAdapter {
   const { requestTimeoutMs, connectionTimeoutMs } = httpConfig();
@@ -108,8 +112,10 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   const fastify = app.getHttpAdapter().getInstance();
   // Before app.init() registers the routes: a route's own (smaller) body limit (provider webhooks).
   installRouteBodyLimits(fastify);
+  // The caller's own id when it sent a well-formed one (so it can match the answer to its request),
+  // else ours; ours stays in the logs and the audit trail either way, the caller's beside it.
   fastify.addHook('onSend', async (req, reply) => {
-    void reply.header('x-request-id', req.id);
+    void reply.header('x-request-id', clientRequestIdOf(req) ?? req.id);
   });
   // Everything from validation on (guards, handler, the database calls they make) runs in the
   // request's operation context; the body is parsed by then.

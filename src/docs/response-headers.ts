@@ -19,7 +19,9 @@ const COMMON_HEADERS: Record<string, HeaderObject> = {
   },
   'X-Request-Id': {
     description:
-      "Our id of the request, under which it is logged and audited (a caller's own `x-request-id` is logged and audited beside it as `clientRequestId`, never used as ours)",
+      "The caller's own `x-request-id` when it sent a well-formed one (1–128 of A–Z a–z 0–9 . _ : -), echoed; " +
+      'otherwise our id of the request. Our id is always the one the request is logged and audited under ' +
+      '(`reqId`, `requestId`), the caller’s beside it (`clientRequestId`); a malformed one is ignored',
     required: true,
     schema: { type: 'string', maxLength: 128 },
   },

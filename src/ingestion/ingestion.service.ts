@@ -6,6 +6,7 @@ import { ShopsService } from '../shops/shops.service';
 import { WebhookAckDto } from './dto/webhook.dto';
 import { BadRequestError } from '../common/errors';
 import { Clock } from '../common/clock/clock';
+import { parseDateTime } from '../common/dates/date-time';
 import { DeliveryRejectionsRepository } from './delivery-rejections.repository';
 import { topicShapeProblem } from './topic-shapes';
 import { UnknownShopGuard } from './unknown-shop-guard';
@@ -20,6 +21,8 @@ export interface IncomingWebhook {
   rawBody?: Buffer;
   /** The client address (unknown-shop throttling). */
   address?: string;
+  /** `X-Shopify-Triggered-At` as sent (ISO 8601; unsigned, so only a fallback date). */
+  triggeredAt?: string;
 }
 
 const SIGNATURE_ERROR = 'Webhook signature verification failed';
@@ -92,6 +95,7 @@ export class IngestionService {
       topic: w.topic,
       webhookId,
       payload: w.rawBody.toString('utf8'),
+      triggeredAt: parseDateTime(w.triggeredAt),
     });
     return { received: true, duplicate: deliveryId === null, ignored: false, deliveryId };
   }

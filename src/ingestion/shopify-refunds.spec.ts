@@ -60,6 +60,26 @@ describe('parseRefund', () => {
     expect(r.processedAt?.toISOString()).toBe('2026-11-20T15:05:00.000Z');
   });
 
+  it('a refund without dates (Shopify’s test notification) takes the date it is given, else is refused', () => {
+    const undated = { ...(parseJsonLossless(REFUND_JSON) as object), created_at: null, processed_at: null };
+    expect(() => parseRefund(undated)).toThrow('refund.created_at must be a date-time');
+    const at = new Date('2026-11-20T15:00:00Z');
+    const r = parseRefund(undated, undefined, 'refund', at);
+    expect(r.createdAt).toEqual(at);
+    expect(r.processedAt).toBeNull();
+    // a processed_at alone dates it too; a date in the body always wins over the fallback
+    const processed = parseRefund(
+      { ...undated, processed_at: '2026-11-19T10:00:00Z' },
+      undefined,
+      'refund',
+      at,
+    );
+    expect(processed.createdAt.toISOString()).toBe('2026-11-19T10:00:00.000Z');
+    expect(parseRefund(parseJsonLossless(REFUND_JSON), undefined, 'refund', at).createdAt.toISOString()).toBe(
+      '2026-11-20T15:00:00.000Z',
+    );
+  });
+
   it('an order payload’s refunds[] become the order’s refunds; an order id beyond 2^53 is refused clearly', () => {
     const order = {
       id: 450789469,

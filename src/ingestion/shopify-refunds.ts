@@ -20,9 +20,16 @@ import {
  * `id`, `order_id`, `created_at`, `processed_at`, `transactions[]`, `order_adjustments[]` and
  * `refund_line_items[]` (`id`, `line_item_id`, `quantity`, `restock_type`, `subtotal`, `total_tax`).
  * Refund and refund line item ids keep every digit (strings). `orderIdFallback`: the order that
- * carries it (an entry of `refunds[]` may omit `order_id`).
+ * carries it (an entry of `refunds[]` may omit `order_id`). `undatedAt`: the date of a refund whose
+ * `created_at` and `processed_at` are both null (Shopify's test notification sends such a refund);
+ * without it such a refund is refused.
  */
-export function parseRefund(payload: unknown, orderIdFallback?: number, where = 'refund'): IncomingRefund {
+export function parseRefund(
+  payload: unknown,
+  orderIdFallback?: number,
+  where = 'refund',
+  undatedAt?: Date,
+): IncomingRefund {
   const r = obj(payload, where);
   const orderId =
     (r.order_id === undefined || r.order_id === null) && orderIdFallback
@@ -31,12 +38,13 @@ export function parseRefund(payload: unknown, orderIdFallback?: number, where = 
   if (orderIdFallback && orderId !== orderIdFallback) {
     throw new PayloadError(`${where}.order_id ${orderId} is not the order that carries it`);
   }
-  const createdAt = date(r.created_at, `${where}.created_at`);
+  const processedAt = dateOrNull(r.processed_at);
+  const createdAt = date(r.created_at, `${where}.created_at`, processedAt ?? undatedAt);
   return {
     refundId: idString(r.id, `${where}.id`),
     orderId,
     createdAt,
-    processedAt: dateOrNull(r.processed_at),
+    processedAt,
     note: strOrNull(r.note),
     lines: arr(r.refund_line_items).map((raw, i) => {
       const at = `${where}.refund_line_items[${i}]`;

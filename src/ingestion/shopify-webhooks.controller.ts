@@ -59,6 +59,15 @@ export class ShopifyWebhooksController {
     schema: { type: 'string', pattern: '^[A-Za-z0-9+/]{43}=$', maxLength: 44 },
     example: 'XWmrwMey6OsLMeiZKwP4FppHH3cmAiiJJAweH5Jo4bM=',
   })
+  @ApiHeader({
+    name: 'x-shopify-triggered-at',
+    required: false,
+    description:
+      'When the platform raised the event (ISO 8601). Stored with the delivery; a refund whose body has ' +
+      'no date (`created_at` and `processed_at` null, as in Shopify’s test notification) is dated at it ' +
+      '(at the receipt when absent, unreadable or later than the receipt)',
+    example: '2026-11-21T10:00:00.123456789Z',
+  })
   @ApiBody({
     description: 'Shopify REST Admin order, product or fulfillment JSON',
     schema: { type: 'object', additionalProperties: true, example: { id: 5549201834154, line_items: [] } },
@@ -77,6 +86,7 @@ export class ShopifyWebhooksController {
     @Headers('x-shopify-shop-domain') shopDomain?: string,
     @Headers('x-shopify-webhook-id') webhookId?: string,
     @Headers('x-shopify-hmac-sha256') hmac?: string,
+    @Headers('x-shopify-triggered-at') triggeredAt?: string,
   ): Promise<WebhookAckDto> {
     return this.ingestion.receive({
       topic,
@@ -85,6 +95,7 @@ export class ShopifyWebhooksController {
       hmac,
       rawBody: req.rawBody,
       address: req.ip,
+      triggeredAt,
     });
   }
 }

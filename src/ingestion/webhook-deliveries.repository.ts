@@ -22,12 +22,14 @@ export class WebhookDeliveriesRepository extends TenantRepository<WebhookDeliver
   /** Stores a new delivery; null when this shop already has one with that webhook id (a repeat). */
   async insert(
     scope: ShopScope,
-    d: Pick<WebhookDelivery, 'shopDomain' | 'topic' | 'webhookId' | 'receivedAt' | 'payload'>,
+    d: Pick<WebhookDelivery, 'shopDomain' | 'topic' | 'webhookId' | 'receivedAt' | 'payload'> &
+      Partial<Pick<WebhookDelivery, 'triggeredAt'>>,
   ): Promise<Types.ObjectId | null> {
     const _id = new Types.ObjectId();
     try {
       await this.model.collection.insertOne({
         _id,
+        triggeredAt: null,
         ...d,
         ...this.owner(scope),
         state: 'received',

@@ -15,6 +15,7 @@ export function toWebhookDeliveryResponse(d: DeliverySummary): WebhookDeliveryDt
     attempts: d.attempts ?? 0,
     lastError: d.lastError ?? null,
     receivedAt: d.receivedAt.toISOString(),
+    triggeredAt: iso(d.triggeredAt),
     processedAt: iso(d.processedAt),
     processingMs: d.processingMs ?? null,
     result: d.result ?? null,

@@ -38,6 +38,14 @@ export class WebhookDelivery {
   receivedAt!: Date;
 
   /**
+   * `X-Shopify-Triggered-At`: when the platform raised the event (kept across its retries), if the
+   * header named a readable instant. Dates a refund whose body carries no date (Shopify's own test
+   * notification sends `created_at` and `processed_at` null).
+   */
+  @Prop({ type: Date, default: null })
+  triggeredAt!: Date | null;
+
+  /**
    * The signed body, verbatim (UTF-8 text): the exact bytes the signature covered, and no document
    * key rules (`$`, `.`) a store payload could trip over.
    */

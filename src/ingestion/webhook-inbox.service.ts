@@ -39,6 +39,8 @@ export interface NewDelivery {
   webhookId: string;
   /** The signed body, verbatim. */
   payload: string;
+  /** `X-Shopify-Triggered-At`, when it named a readable instant. */
+  triggeredAt?: Date | null;
 }
 
 /**
@@ -95,7 +97,13 @@ export class WebhookInbox {
     const started = performance.now();
     try {
       const payload = parsePayload(delivery.payload);
-      const result = await this.processing.apply(scope, delivery.topic, payload, delivery.receivedAt);
+      const result = await this.processing.apply(
+        scope,
+        delivery.topic,
+        payload,
+        delivery.receivedAt,
+        delivery.triggeredAt ?? null,
+      );
       await inboxPhase(() =>
         this.deliveries.markProcessed(scope, delivery._id, {
           processedAt: this.clock.now(),

@@ -26,7 +26,17 @@ export class WebhookProcessingService {
     private readonly refunds: RefundsService,
   ) {}
 
-  async apply(scope: ShopScope, topic: string, payload: unknown, receivedAt: Date): Promise<string> {
+  /**
+   * `triggeredAt`: the delivery's `X-Shopify-Triggered-At`. It is not signed, so it only dates what
+   * the signed body leaves undated, and never later than the receipt.
+   */
+  async apply(
+    scope: ShopScope,
+    topic: string,
+    payload: unknown,
+    receivedAt: Date,
+    triggeredAt: Date | null = null,
+  ): Promise<string> {
     switch (topic) {
       case 'orders/create':
       case 'orders/updated':
@@ -34,7 +44,15 @@ export class WebhookProcessingService {
       case 'orders/cancelled':
         return this.processOrder(scope, payload);
       case 'refunds/create':
-        return this.refunds.receive(scope, [parseRefund(payload)]);
+        // Shopify's test notification sends a refund with no date: dated when the event was raised.
+        return this.refunds.receive(scope, [
+          parseRefund(
+            payload,
+            undefined,
+            'refund',
+            triggeredAt && triggeredAt <= receivedAt ? triggeredAt : receivedAt,
+          ),
+        ]);
       case 'products/create':
       case 'products/update':
         return this.products.ingest(scope, parseProduct(payload));

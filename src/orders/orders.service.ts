@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { NotFoundError } from '../common/errors';
+import { NotFoundError, ValidationError } from '../common/errors';
 import { CursorPageQueryDto, readCursorPage } from '../common/pagination';
 import type { ShopScope } from '../common/tenancy';
 import { authConfig, AuthConfig } from '../config/configuration';
@@ -7,6 +7,7 @@ import { toLineItemResponse } from '../line-items/line-item.mapper';
 import { LineItemsRepository } from '../line-items/line-items.repository';
 import {
   OrderLineItemsResponseDto,
+  OrderQueryDto,
   OrdersPageDto,
   RawOrderResponseDto,
   VendorOrdersPageDto,
@@ -28,6 +29,21 @@ export class OrdersService {
     @Inject(authConfig.KEY) private readonly auth: AuthConfig,
   ) {}
 
+  /** GET /v1/orders/{orderId}: the raw order, or with `lineItems=true` its calculated line items. */
+  get(
+    scope: ShopScope,
+    orderIdParam: string,
+    q: OrderQueryDto,
+  ): Promise<RawOrderResponseDto | OrderLineItemsResponseDto> {
+    if (q.lineItems === 'true') return this.getLineItems(scope, orderIdParam, q.includeRefunds === 'true');
+    if (q.includeRefunds !== undefined) {
+      throw new ValidationError('includeRefunds applies only with lineItems=true', {
+        fields: { includeRefunds: ['applies only with lineItems=true'] },
+      });
+    }
+    return this.getRaw(scope, orderIdParam);
+  }
+
   async getRaw(scope: ShopScope, orderIdParam: string): Promise<RawOrderResponseDto> {
     const orderId = parseOrderId(orderIdParam);
     const [order, unattributed] = await Promise.all([
@@ -42,11 +58,22 @@ export class OrdersService {
     };
   }
 
-  async getLineItems(scope: ShopScope, orderIdParam: string): Promise<OrderLineItemsResponseDto> {
+  /**
+   * The v1 contract: one row per order line (its sale row), so a client that looks a line up by
+   * `lineItemId` reads the sale. Refund rows share their line's `lineItemId` (and sort ahead of
+   * `sale` in the store's order), so they come only when asked for, after every sale row.
+   */
+  async getLineItems(
+    scope: ShopScope,
+    orderIdParam: string,
+    includeRefunds = false,
+  ): Promise<OrderLineItemsResponseDto> {
     const orderId = parseOrderId(orderIdParam);
-    const items = await this.lineItems.findForOrders(scope, [orderId]);
-    if (items.length === 0 && !(await this.orders.exists(scope, orderId))) throw new NotFoundError('Order');
-    return { view: 'lineItems', orders: items.map(toLineItemResponse) };
+    const rows = await this.lineItems.findForOrders(scope, [orderId]);
+    if (rows.length === 0 && !(await this.orders.exists(scope, orderId))) throw new NotFoundError('Order');
+    const sales = rows.filter((r) => r.type !== 'refund');
+    const refunds = includeRefunds ? rows.filter((r) => r.type === 'refund') : [];
+    return { view: 'lineItems', orders: [...sales, ...refunds].map(toLineItemResponse) };
   }
 
   /** The caller's orders, newest first: the shop's (shop token) or one vendor's (vendor token). */

@@ -24,6 +24,9 @@ export class OrdersV1Controller {
   @ApiOperation({
     operationId: 'getOrder',
     summary: 'One order: the raw order, or with lineItems=true its calculated line items',
+    description:
+      '`lineItems=true` answers one row per order line (its sale row, `type: sale`); `includeRefunds=true` ' +
+      'adds the refund rows (`type: refund`) after them. `includeRefunds` without `lineItems=true` → 422.',
   })
   @ApiParam({
     name: 'orderId',
@@ -54,8 +57,6 @@ export class OrdersV1Controller {
     @Param('orderId') orderId: string,
     @Query() query: OrderQueryDto,
   ): Promise<RawOrderResponseDto | OrderLineItemsResponseDto> {
-    return query.lineItems === 'true'
-      ? this.orders.getLineItems(scope, orderId)
-      : this.orders.getRaw(scope, orderId);
+    return this.orders.get(scope, orderId, query);
   }
 }

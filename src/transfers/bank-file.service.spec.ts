@@ -1,6 +1,7 @@
 import { Types } from 'mongoose';
 import { asReal, SHOP } from '../../test/fakes/fake';
 import { FakeMethods, FakeTransfersRepository } from '../../test/fakes/transfers.fake';
+import { neutraliseFormula } from '../common/csv';
 import { NotFoundError } from '../common/errors';
 import { BankFileService } from './bank-file.service';
 import type { PayoutMethodsService } from './payout-methods.service';
@@ -40,6 +41,17 @@ describe('BankFileService', () => {
   it('no cell starts a spreadsheet formula', async () => {
     const batch = await transfer('=HYPERLINK("http://x")', 5);
     expect((await files.build(SHOP, batch, 'bank')).csv.split('\n')[1].startsWith('"\'=')).toBe(true);
+  });
+
+  it('neutralises exactly as every other CSV writer does (the shared common/csv helper)', async () => {
+    for (const name of ['=1+1', '+1', '-1', '@A1', '\uFF1D1', '\uFF0B1', '\uFF0D1', '\uFF20A1', 'plain']) {
+      const batch = await transfer(name, 5);
+      const [cell] = (await files.build(SHOP, batch, 'bank')).csv.split('\n')[1].split(',');
+      expect(cell).toBe(neutraliseFormula(name));
+    }
+    // the amount is a number cell, never prefixed
+    const batch = await transfer('acme', 5);
+    expect((await files.build(SHOP, batch, 'bank')).csv.split('\n')[1].split(',')[1]).toBe('5.00');
   });
 
   it('paypal layout needs a PayPal receiver; a batch without a transfer is 404', async () => {

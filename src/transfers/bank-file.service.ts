@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { stringify } from 'csv-stringify/sync';
+import { neutraliseFormula } from '../common/csv';
 import { ConflictError, NotFoundError } from '../common/errors';
 import { toDecimalString } from '../common/money';
 import { ShopScope, toObjectId } from '../common/tenancy';
@@ -36,11 +37,12 @@ export class BankFileService {
     if (format === 'bank') {
       return {
         filename: `payout-${reference}.csv`,
-        csv: stringify([[t.vendorName, amount, t.currency, reference]], {
+        // A vendor name is shop-controlled text opened in spreadsheets: no text cell may start a
+        // formula (the rule every CSV writer shares); the amount stays a plain number, and the
+        // currency and reference are ours (an ISO code, a batch id).
+        csv: stringify([[neutraliseFormula(t.vendorName), amount, t.currency, reference]], {
           header: true,
           columns: ['vendor', 'amount', 'currency', 'reference'],
-          // A vendor name is shop-controlled text opened in spreadsheets: no cell may start a formula.
-          escape_formulas: true,
         }),
       };
     }
@@ -56,9 +58,9 @@ export class BankFileService {
     }
     return {
       filename: `payout-${reference}-paypal.csv`,
-      csv: stringify([[receiver, amount, t.currency, reference, `Payout batch ${reference}`, 'PAYPAL']], {
-        escape_formulas: true,
-      }),
+      csv: stringify([
+        [neutraliseFormula(receiver), amount, t.currency, reference, `Payout batch ${reference}`, 'PAYPAL'],
+      ]),
     };
   }
 }

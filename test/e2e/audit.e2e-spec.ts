@@ -33,7 +33,7 @@ describe('audit trail (e2e)', () => {
   let userId: string;
   let adjustmentId: string;
   let requestId: string;
-  let ourRequestId: string;
+  let answeredRequestId: string;
 
   const send = (method: string, path: string, body: unknown, token: string, rid: string = randomUUID()) =>
     t.api.request(method, path, body, { token, headers: { 'x-request-id': rid } });
@@ -74,7 +74,7 @@ describe('audit trail (e2e)', () => {
       requestId,
     );
     vendorId = v.body.vendor._id;
-    ourRequestId = v.headers.get('x-request-id')!;
+    answeredRequestId = v.headers.get('x-request-id')!;
     await send('PUT', `/v1/vendors/${vendorId}`, { commissionAmount: 12.5 }, shop.token);
     await send('PUT', `/v1/vendors/${vendorId}/address`, { city: 'Bristol' }, shop.token);
     await send('PUT', '/v1/shop/profile', { fields: ['taxId'] }, shop.token);
@@ -184,11 +184,12 @@ describe('audit trail (e2e)', () => {
       resource: { type: 'vendor', id: vendorId },
       before: null,
       after: { vendorName: 'audited', commissionType: 'percentage', commissionAmount: 10, active: true },
-      // ours (the answer's x-request-id), with the caller's kept apart (issue 18)
-      requestId: ourRequestId,
+      // ours, with the caller's kept apart (issue 18); the answer echoed the caller's (finding 13c)
+      requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       clientRequestId: requestId,
     });
-    expect(ourRequestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(answeredRequestId).toBe(requestId);
+    expect(created.requestId).not.toBe(requestId);
     expect(new Date(created.at).getTime()).toBeGreaterThan(Date.now() - HOUR);
     expect(await one('vendor.update', vendorId)).toMatchObject({
       before: { commissionAmount: 10 },

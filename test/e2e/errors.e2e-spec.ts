@@ -47,12 +47,54 @@ describe('errors, request ids and health (e2e)', () => {
     expect(res.body.error).toContain('property admin should not exist');
   });
 
-  it("answers our own request id, never the caller's x-request-id (issue 18)", async () => {
-    const given = await t.api.get('/health', { headers: { 'x-request-id': 'req-abc.123' } });
-    expect(given.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    const generated = await t.api.get('/health', { headers: { 'x-request-id': 'bad id with spaces' } });
-    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    expect(generated.headers.get('x-request-id')).not.toBe(given.headers.get('x-request-id'));
+  it('echoes a well-formed caller x-request-id, answers ours otherwise; the audit keeps ours beside theirs (finding 13c)', async () => {
+    const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    for (const theirs of ['req-abc.123', 'a', 'A:b_c-d.e', 'x'.repeat(128)]) {
+      const given = await t.api.get('/health', { headers: { 'x-request-id': theirs } });
+      expect(given.headers.get('x-request-id')).toBe(theirs);
+    }
+    // on an error answer too
+    const missing = await t.api.get('/v1/nothing-here', { headers: { 'x-request-id': 'req-404' } });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('x-request-id')).toBe('req-404');
+    // malformed: ignored, ours answered (a fresh one each time)
+    const seen = new Set<string>();
+    for (const bad of ['bad id with spaces', 'x'.repeat(129), 'ünïcode', 'a,b', '<script>']) {
+      const res = await t.api.get('/health', { headers: { 'x-request-id': bad } });
+      const answered = res.headers.get('x-request-id')!;
+      expect(answered).toMatch(UUID);
+      seen.add(answered);
+    }
+    expect(seen.size).toBe(5);
+    expect((await t.api.get('/health')).headers.get('x-request-id')).toMatch(UUID);
+
+    // the audit record holds our id as requestId and the caller's beside it
+    const theirs = `caller-${Date.now()}`;
+    const created = await t.api.post(
+      '/v1/vendors',
+      { vendorName: `Request ids ${theirs}`, commissionType: 'flat', commissionAmount: 3 },
+      { token: shop.token, headers: { 'x-request-id': theirs } },
+    );
+    expect(created.status).toBe(200);
+    expect(created.headers.get('x-request-id')).toBe(theirs);
+    const again = await t.api.post(
+      '/v1/vendors',
+      { vendorName: `Request ids 2 ${theirs}`, commissionType: 'flat', commissionAmount: 3 },
+      { token: shop.token, headers: { 'x-request-id': theirs } },
+    );
+    const audit = async (vendorId: string) => {
+      const res = await t.api.get(`/v1/audit-events?action=vendor.create&resourceId=${vendorId}`, {
+        token: shop.token,
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.events).toHaveLength(1);
+      return res.body.events[0];
+    };
+    const [first, second] = [await audit(created.body.vendor._id), await audit(again.body.vendor._id)];
+    expect(first).toMatchObject({ requestId: expect.stringMatching(UUID), clientRequestId: theirs });
+    // the same caller id twice: two requests of ours, never one
+    expect(second).toMatchObject({ requestId: expect.stringMatching(UUID), clientRequestId: theirs });
+    expect(second.requestId).not.toBe(first.requestId);
   });
 
   it('liveness and readiness', async () => {

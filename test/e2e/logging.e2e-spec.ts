@@ -96,16 +96,22 @@ describe('logs (e2e, built dist/main.js)', () => {
       expect(missing.status).toBe(404);
       const denied = await fetch(`${server.url}/v2/vendors`, { headers: { 'x-request-id': 'log-e2e-401' } });
       expect(denied.status).toBe(401);
-      const causes = async (reqId: string) => {
-        await lineMatching(server, (l) => l.includes(`"reqId":"${reqId}"`) && l.includes('"error"'));
+      // the answer echoes the caller's id (finding 13c); the log line carries ours as reqId and the
+      // caller's beside it as clientRequestId (issue 18)
+      expect(missing.headers.get('x-request-id')).toBe('log-e2e-404');
+      const causes = async (clientRequestId: string) => {
+        await lineMatching(
+          server,
+          (l) => l.includes(`"clientRequestId":"${clientRequestId}"`) && l.includes('"error"'),
+        );
         return server
           .lines()
           .map((l) => JSON.parse(l) as Record<string, unknown>)
-          .filter((e) => e.reqId === reqId && 'error' in e);
+          .filter((e) => e.clientRequestId === clientRequestId && 'error' in e);
       };
-      // reqId is ours (the answer's x-request-id); the caller's is clientRequestId (issue 18)
-      expect(await causes(missing.headers.get('x-request-id')!)).toEqual([
+      expect(await causes('log-e2e-404')).toEqual([
         expect.objectContaining({
+          reqId: expect.stringMatching(/^[0-9a-f-]{36}$/),
           level: 'info',
           clientRequestId: 'log-e2e-404',
           method: 'GET',
@@ -115,8 +121,9 @@ describe('logs (e2e, built dist/main.js)', () => {
           msg: 'GET /nope answered 404: Route not found',
         }),
       ]);
-      expect(await causes(denied.headers.get('x-request-id')!)).toEqual([
+      expect(await causes('log-e2e-401')).toEqual([
         expect.objectContaining({
+          reqId: expect.stringMatching(/^[0-9a-f-]{36}$/),
           level: 'info',
           clientRequestId: 'log-e2e-401',
           url: '/v2/vendors',

@@ -99,7 +99,9 @@ describe('netting and vendor balances (e2e)', () => {
     );
     const second = await s.batch(day(-2));
     expect(second).toMatchObject({ status: 'carried_forward', net: -first.total });
-    const lines = (await t.api.get(`/v1/orders/${o.id}?lineItems=true`, { token: s.shop.token })).body.orders;
+    const lines = (
+      await t.api.get(`/v1/orders/${o.id}?lineItems=true&includeRefunds=true`, { token: s.shop.token })
+    ).body.orders;
     expect(lines).toHaveLength(2);
     for (const f of [
       'sales',

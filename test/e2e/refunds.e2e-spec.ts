@@ -71,7 +71,10 @@ describe('refund rows (e2e)', () => {
       'refunds/create',
       shopifyRefund({ orderId: o.id, processedAt: day(-4), lines: [{ lineItemId: lineId, quantity: 2 }] }),
     );
-    const lines = (await t.api.get(`/v1/orders/${o.id}?lineItems=true`, { token: s.shop.token })).body.orders;
+    // refund rows come only when asked for (finding 12), after the sale rows
+    const lines = (
+      await t.api.get(`/v1/orders/${o.id}?lineItems=true&includeRefunds=true`, { token: s.shop.token })
+    ).body.orders;
     const sale = lines.find((l: any) => l.type === 'sale');
     const [r1, r2] = lines
       .filter((l: any) => l.type === 'refund')

@@ -67,6 +67,8 @@ describe('webhook inbox: deliveries, retry, re-drive (e2e)', () => {
       attempts: 1,
       lastError: null,
       receivedAt: expect.any(String),
+      // no X-Shopify-Triggered-At sent
+      triggeredAt: null,
       processedAt: expect.any(String),
       processingMs: expect.any(Number),
       result: 'created',

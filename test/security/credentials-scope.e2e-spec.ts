@@ -150,24 +150,29 @@ describe('security: per-credential scope and bounds (e2e)', () => {
         { token: shop.token, headers: { 'x-request-id': theirs } },
       );
       expect(res.status).toBe(200);
-      const ours = res.headers.get('x-request-id');
-      expect(ours).toMatch(/^[0-9a-f-]{36}$/);
-      expect(ours).not.toBe(theirs);
-      const events = await t.api.get(
-        `/v1/audit-events?action=vendor.create&resourceId=${res.body.vendor._id}`,
-        { token: shop.token },
-      );
-      expect(events.status).toBe(200);
-      expect(events.body.events).toEqual([
-        expect.objectContaining({ requestId: ours, clientRequestId: theirs }),
-      ]);
+      // the caller's well-formed id is echoed (finding 13c); ours is what the audit records
+      expect(res.headers.get('x-request-id')).toBe(theirs);
+      const audited = async (vendorId: string) => {
+        const events = await t.api.get(`/v1/audit-events?action=vendor.create&resourceId=${vendorId}`, {
+          token: shop.token,
+        });
+        expect(events.status).toBe(200);
+        expect(events.body.events).toEqual([
+          expect.objectContaining({
+            requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+            clientRequestId: theirs,
+          }),
+        ]);
+        return events.body.events[0].requestId as string;
+      };
+      const ours = await audited(res.body.vendor._id);
       // a caller cannot name another request's id as ours: the same header twice gives two ids
       const again = await t.api.post(
         '/v1/vendors',
         { vendorName: `Audited ids 2 ${theirs}`, commissionType: 'flat', commissionAmount: 3 },
         { token: shop.token, headers: { 'x-request-id': theirs } },
       );
-      expect(again.headers.get('x-request-id')).not.toBe(ours);
+      expect(await audited(again.body.vendor._id)).not.toBe(ours);
     });
   });
 });

@@ -5,7 +5,7 @@ import type { TestApp } from './app';
 import { createShop } from './factory';
 import { createVendor } from './payout-fixtures';
 import { DAY } from './test-clock';
-import { platformId, sendWebhook, shopifyOrder, waitForWebhooks } from './webhooks';
+import { platformId, SendOptions, sendWebhook, shopifyOrder, waitForWebhooks } from './webhooks';
 
 // The refund e2e files' oracle (BigInt cents, half-up away from zero), written apart from the
 // money function, and their scenario: a shop with vendors at 10 % and the steps every test takes.
@@ -41,8 +41,8 @@ export async function refundScenario(t: TestApp, prefix: string, vendorNames = [
       }),
     );
   }
-  const send = async (topic: string, payload: unknown) => {
-    const res = await sendWebhook(t, shop, topic, payload);
+  const send = async (topic: string, payload: unknown, opts: SendOptions = {}) => {
+    const res = await sendWebhook(t, shop, topic, payload, opts);
     expect(res.status).toBe(200);
     await waitForWebhooks(t, shop, [res.webhookId]);
     return res;

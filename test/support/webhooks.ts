@@ -270,6 +270,8 @@ export interface SendOptions {
   shopDomain?: string;
   /** Send this body verbatim instead of JSON.stringify(payload). */
   rawBody?: string;
+  /** More headers the platform sends (e.g. `x-shopify-triggered-at`). */
+  headers?: Record<string, string>;
 }
 
 /** Posts a signed webhook like the platform does. The response carries the webhook id used. */
@@ -287,6 +289,7 @@ export async function sendWebhook(
     'x-shopify-shop-domain': opts.shopDomain ?? shop.shopDomain,
     'x-shopify-webhook-id': webhookId,
     'x-shopify-api-version': '2024-10',
+    ...opts.headers,
   };
   const hmac = opts.hmac === undefined ? signWebhook(shop.webhookSecret, raw) : opts.hmac;
   if (hmac !== null) headers['x-shopify-hmac-sha256'] = hmac;

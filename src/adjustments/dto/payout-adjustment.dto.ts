@@ -1,17 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  IsIn,
-  IsInt,
-  IsISO8601,
-  IsMongoId,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { IsIn, IsInt, IsMongoId, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsMoney, MAX_MONEY } from '../../common/http/validators';
+import { IsDateTime } from '../../common/dates/date-time';
 import { EndDayParam, StartDayParam } from '../../common/dates/day-range';
 import {
   ADJUSTMENT_STATUSES,
@@ -67,7 +58,7 @@ export class CreatePayoutAdjustmentDto {
     example: '2026-11-20T12:00:00.000Z',
   })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsDateTime()
   @MaxLength(ISO_DATE_TIME_MAX)
   customItemDate?: string;
 }
@@ -104,7 +95,7 @@ export class UpdatePayoutAdjustmentDto {
     example: '2026-11-21T00:00:00.000Z',
   })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsDateTime()
   @MaxLength(ISO_DATE_TIME_MAX)
   customItemDate?: string;
 }

@@ -120,7 +120,7 @@ export class AuditEventDto {
     type: String,
     nullable: true,
     description:
-      "Our id of the request that made the change (the `x-request-id` of its answer; never the caller's)",
+      "Our id of the request that made the change (answered as `x-request-id` when the caller sent none or a malformed one; never the caller's)",
     example: '0b6f5c1e-3f0e-4f4e-9a55-6a8d8f1e2c3b',
   })
   requestId!: string | null;
@@ -128,7 +128,7 @@ export class AuditEventDto {
     type: String,
     nullable: true,
     description:
-      'The `x-request-id` the caller sent with that request, if any (1–128 of A–Z a–z 0–9 . _ : -), kept apart from ours',
+      'The `x-request-id` the caller sent with that request, if well-formed (1–128 of A–Z a–z 0–9 . _ : -; echoed in the answer), kept apart from ours',
     pattern: '^[A-Za-z0-9._:-]{1,128}$',
     maxLength: 128,
     example: 'checkout-7f3a',

@@ -20,7 +20,13 @@ describe('CSV', () => {
     ['@SUM(A1)', "'@SUM(A1)"],
     ['\tcmd', "'\tcmd"],
     ['\rcmd', "'\rcmd"],
+    // full-width forms, which spreadsheets (Numbers, Excel with IME input) read as = + - @
+    ['\uFF1DHYPERLINK("http://x")', `'\uFF1DHYPERLINK("http://x")`],
+    ['\uFF0B1\uFF0B1', "'\uFF0B1\uFF0B1"],
+    ['\uFF0D2\uFF0B3', "'\uFF0D2\uFF0B3"],
+    ['\uFF20SUM(A1)', "'\uFF20SUM(A1)"],
     ['Tote = bag', 'Tote = bag'],
+    ['Tote \uFF1D bag', 'Tote \uFF1D bag'],
     ['', ''],
   ])('neutralises a text cell starting with a formula character: %j', (input, expected) => {
     expect(neutraliseFormula(input)).toBe(expected);

@@ -17,13 +17,18 @@ export interface CsvColumn<R> {
   description: string;
 }
 
-/** The characters a spreadsheet reads as the start of a formula (OWASP CSV injection). */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * The characters a spreadsheet reads as the start of a formula (OWASP CSV injection), with their
+ * full-width forms (U+FF1D ＝, U+FF0B ＋, U+FF0D －, U+FF20 ＠), which Apple Numbers and East Asian
+ * input in Excel normalise to `= + - @`: the same set csv-stringify's `escape_formulas` covers.
+ */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 
 /**
- * A text cell that a spreadsheet would evaluate (`=HYPERLINK(…)`, `+1+cmd|…`, `@SUM(…)`, a
+ * A text cell that a spreadsheet would evaluate (`=HYPERLINK(…)`, `+1+cmd|…`, `@SUM(…)`, `＝1+1`, a
  * leading tab or CR) is prefixed with `'`, which spreadsheets show as text. Amounts are never
- * passed through this (a refund's `-45.00` must stay a number); only text columns are.
+ * passed through this (a refund's `-45.00` must stay a number); only text columns are. Every CSV
+ * writer (exports, statements, the bank file) neutralises its text cells with this one function.
  */
 export function neutraliseFormula(text: string): string {
   return FORMULA_START.test(text) ? `'${text}` : text;

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsOptional, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, MaxLength } from 'class-validator';
+import { IsDateTime } from '../../common/dates/date-time';
 import { OffsetPageQueryDto } from '../../common/pagination';
 import { EVENT_DELIVERY_STATES, type EventDeliveryState } from '../event-delivery.schema';
 import { EVENT_TYPES } from '../../event-port/event-catalogue';
@@ -25,8 +26,8 @@ export class EventListQueryDto extends OffsetPageQueryDto {
   @IsIn(EVENT_TYPES)
   type?: string;
 
-  @since('events') @IsOptional() @MaxLength(40) @IsISO8601({ strict: true }) since?: string;
-  @until('events') @IsOptional() @MaxLength(40) @IsISO8601({ strict: true }) until?: string;
+  @since('events') @IsOptional() @MaxLength(40) @IsDateTime() since?: string;
+  @until('events') @IsOptional() @MaxLength(40) @IsDateTime() until?: string;
 }
 
 export class EventDataDto {
@@ -74,8 +75,8 @@ export class DeliveryListQueryDto extends OffsetPageQueryDto {
   @IsIn(EVENT_TYPES)
   eventType?: string;
 
-  @since('deliveries created') @IsOptional() @MaxLength(40) @IsISO8601({ strict: true }) since?: string;
-  @until('deliveries created') @IsOptional() @MaxLength(40) @IsISO8601({ strict: true }) until?: string;
+  @since('deliveries created') @IsOptional() @MaxLength(40) @IsDateTime() since?: string;
+  @until('deliveries created') @IsOptional() @MaxLength(40) @IsDateTime() until?: string;
 }
 
 export class DeliveryAttemptDto {

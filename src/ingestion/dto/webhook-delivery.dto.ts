@@ -52,6 +52,16 @@ export class WebhookDeliveryDto {
   lastError!: string | null;
   @ApiProperty({ type: String, format: 'date-time', example: '2026-11-21T10:00:00.120Z' })
   receivedAt!: string;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'The `X-Shopify-Triggered-At` the platform sent (when the event was raised; to the millisecond), ' +
+      'null when absent or unreadable. A refund without dates in its body is dated at it',
+    example: '2026-11-21T10:00:00.097Z',
+  })
+  triggeredAt!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: '2026-11-21T10:00:00.480Z' })
   processedAt!: string | null;
   @ApiProperty({

@@ -11,6 +11,17 @@ export class OrderQueryDto {
   @IsOptional()
   @IsIn(['true', 'false'])
   lineItems?: 'true' | 'false';
+
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description:
+      'With `lineItems=true` only: `true` also lists the order’s refund rows (`type: refund`, negative ' +
+      'figures, the refunded units in `refundedQuantity`) after every sale row. Default `false`: one row ' +
+      'per order line, its sale row, so a lookup by `lineItemId` finds exactly one row',
+  })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  includeRefunds?: 'true' | 'false';
 }
 
 export class CustomerSummaryDto {
@@ -192,6 +203,11 @@ export class OrderLineItemsResponseDto {
     description: 'Which answer this is: the calculated line items (`lineItems=true`)',
   })
   view!: 'lineItems';
-  @ApiProperty({ type: [LineItemDto], description: 'The calculated line items of the order' })
+  @ApiProperty({
+    type: [LineItemDto],
+    description:
+      'The calculated line items of the order: one sale row per order line (`type: sale`), by line; with ' +
+      '`includeRefunds=true` its refund rows (`type: refund`) follow, by line and refund',
+  })
   orders!: LineItemDto[];
 }
