@@ -185,7 +185,13 @@ export class EventDispatcher {
   ): Sent {
     this.metrics.unsignable();
     this.logger.error(
-      { shopId: scope.shopId, endpointId: String(endpoint._id), eventId: msgId, ...keys },
+      {
+        shopId: scope.shopId,
+        endpointId: String(endpoint._id),
+        eventId: msgId,
+        activeSecrets: keys.active,
+        unreadable: keys.unreadable,
+      },
       'Webhook delivery not sent: its signing secret opens under no configured DATA_ENCRYPTION_KEY ' +
         '(run secrets:rotate before dropping a key; the shop can rotate the endpoint secret)',
     );
