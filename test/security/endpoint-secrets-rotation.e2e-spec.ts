@@ -96,6 +96,15 @@ describe('security: webhook endpoint signing secrets across a key rotation (e2e)
     );
     expect(rotated.status).toBe(200);
     const ep2Fresh: string = rotated.body.secret;
+    // an Idempotency-Key answer stored under KEY_A (sealed at rest, replayed for 24 h)
+    const createVendor = () =>
+      t!.api.post(
+        '/v1/vendors',
+        { vendorName: 'Rotation Vendor', commissionType: 'percentage', commissionAmount: 10 },
+        { token: shop.token, headers: { 'idempotency-key': 'rotation-1' } },
+      );
+    const firstCreate = await createVendor();
+    expect(firstCreate.status).toBe(200);
 
     await boot(KEY_B, KEY_A);
     const rotate = secretsCommands.find((c) => c.name === 'secrets:rotate')!;
@@ -109,6 +118,10 @@ describe('security: webhook endpoint signing secrets across a key rotation (e2e)
     expect(new Webhook(ep1.secret).verify(got1.body, got1.headers)).toMatchObject({ type: 'ping' });
     expect(new Webhook(ep2Fresh).verify(got2.body, got2.headers)).toMatchObject({ type: 'ping' });
     expect(new Webhook(ep2.secret).verify(got2.body, got2.headers)).toMatchObject({ type: 'ping' });
+    // the retry with the same key still gets the stored answer, not a mismatch error
+    const retried = await createVendor();
+    expect([retried.status, retried.body]).toEqual([firstCreate.status, firstCreate.body]);
+    expect(report.idempotencyAnswers).toMatchObject({ resealed: 1, unreadable: 0, skipped: 0 });
 
     expect(report.webhookEndpoints).toEqual({
       endpoints: 2,
