@@ -17,6 +17,8 @@ import { OutboundHttpError } from './outbound-error';
  *   reserved, IPv4-mapped and NAT64 forms of them are refused) unless the policy allows private
  *   targets; the check is made on the address actually connected to (the DNS answer is pinned in
  *   the socket's `lookup`), so a rebinding answer between check and connect cannot slip through;
+ * - names are resolved with c-ares (host-resolver.ts: cached, never `dns.lookup`, whose getaddrinfo
+ *   holds a libuv pool thread shared with argon2 and file I/O for as long as a slow name takes);
  * - redirects are never followed: a 3xx comes back to the caller as an answer like any other;
  * - one deadline covers DNS, connect, upload and the whole answer; the answer is cut at a size cap.
  */
