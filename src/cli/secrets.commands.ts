@@ -1,3 +1,5 @@
+import { EndpointSecretsRotation } from '../events/endpoint-secrets-rotation.service';
+import { IdempotencyAnswersRotation } from '../idempotency/idempotency-rotation.service';
 import { ShopSecretsService } from '../shops/shop-secrets.service';
 import { PayoutProviderSecretsService } from '../transfers/payout-provider-secrets.service';
 import { CliCommand } from './cli-command';
@@ -6,15 +8,22 @@ export const secretsCommands: CliCommand[] = [
   {
     name: 'secrets:rotate',
     description:
-      "Re-encrypt every shop secret (webhook secrets, platform tokens) and every shop's payout provider " +
-      'secrets (Stripe key and webhook secret, PayPal client id and secret) under the current ' +
-      'DATA_ENCRYPTION_KEY, reading old values with DATA_ENCRYPTION_KEY_PREVIOUS; prints {keyId, shops, ' +
-      'resealed, current, unreadable, skipped, payoutProviders: {documents, resealed, current, unreadable, skipped}}.',
+      'Re-encrypt, under the current DATA_ENCRYPTION_KEY, every shop secret (webhook secrets, platform ' +
+      "tokens), every shop's payout provider secrets (Stripe key and webhook secret, PayPal client id " +
+      "and secret), every webhook endpoint's signing secrets and every stored Idempotency-Key answer " +
+      '(24 h), reading old values with DATA_ENCRYPTION_KEY_PREVIOUS; prints {keyId, shops, resealed, ' +
+      'current, unreadable, skipped, payoutProviders: {documents, resealed, current, unreadable, ' +
+      'skipped}, webhookEndpoints: {endpoints, resealed, current, unreadable, skipped}, ' +
+      'idempotencyAnswers: {answers, resealed, current, unreadable, skipped}}.',
     options: [],
     run: async (app) => ({
       ...(await app.get(ShopSecretsService).rotate()),
       // After the shops (a key problem is reported there first); same key, same rules.
       payoutProviders: await app.get(PayoutProviderSecretsService).rotate(),
+      // Outbound event signing secrets: without them every delivery would fail unsigned.
+      webhookEndpoints: await app.get(EndpointSecretsRotation).rotate(),
+      // Stored Idempotency-Key answers (24 h): a retry after the old key is dropped still replays.
+      idempotencyAnswers: await app.get(IdempotencyAnswersRotation).rotate(),
     }),
   },
 ];

@@ -163,6 +163,7 @@ export const webhooksConfig = registerAs('webhooks', () => {
     retryScheduleMs: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
     deliveryConcurrency: env.WEBHOOK_DELIVERY_CONCURRENCY,
     endpointConcurrency: env.WEBHOOK_ENDPOINT_CONCURRENCY,
+    shopConcurrency: env.WEBHOOK_SHOP_CONCURRENCY,
   };
 });
 

@@ -367,6 +367,16 @@ export class EnvironmentVariables {
   @Max(100)
   WEBHOOK_ENDPOINT_CONCURRENCY = 16;
 
+  /**
+   * Event deliveries one process sends at once to all the endpoints of one shop (issue 28): one
+   * shop's endpoints (up to 16, each with slow names or receivers) never take every delivery slot.
+   */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  WEBHOOK_SHOP_CONCURRENCY = 32;
+
   /** Base URL of the store platform Admin API for the `shopify` adapter (a local stand-in in tests). */
   @IsOptional()
   @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' })

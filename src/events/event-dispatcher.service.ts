@@ -60,7 +60,7 @@ export class EventDispatcher {
     @Inject(webhooksConfig.KEY) private readonly cfg: WebhooksConfig,
     @Inject(appConfig.KEY) private readonly app: AppConfig,
   ) {
-    this.gate = new EndpointGate(cfg.endpointConcurrency);
+    this.gate = new EndpointGate(cfg.endpointConcurrency, cfg.shopConcurrency);
     this.deliveryReads = new MicroBatch(
       (shop, ids) => this.deliveries.findMany(shopScope(shop), ids).then(byId),
       String,
@@ -80,8 +80,8 @@ export class EventDispatcher {
   }
 
   /**
-   * The job: waits for the attempt when the endpoint has a free slot, else leaves it in the
-   * endpoint's line and returns (the queue slot goes to another endpoint's delivery).
+   * The job: waits for the attempt when the endpoint and its shop have a free slot, else leaves it
+   * in the endpoint's line and returns (the queue slot goes to another endpoint's delivery).
    */
   async deliver(
     scope: ShopScope,
@@ -90,7 +90,9 @@ export class EventDispatcher {
     const _id = toObjectId(job.deliveryId);
     const endpointId = toObjectId(job.endpointId);
     if (!_id || !endpointId) return;
-    const run = this.gate.submit(job.endpointId, job.deliveryId, () =>
+    // The slots are taken before anything of the attempt (claim, reads, DNS): a waiting one costs nothing.
+    const target = { shopId: scope.shopId, endpointId: job.endpointId };
+    const run = this.gate.submit(target, job.deliveryId, () =>
       this.attempt(scope, _id, endpointId, job.eventId),
     );
     if (run !== 'queued' && run !== 'dropped') await run;
@@ -131,8 +133,10 @@ export class EventDispatcher {
     body: string,
   ): Promise<Sent> {
     const now = this.clock.now();
+    const keys = this.secrets.forSigning(scope, endpoint, now);
+    if (!keys.ok) return this.unsigned(scope, endpoint, msgId, keys, now);
     // The timestamp is the wall clock of the sending machine: receivers check it against theirs.
-    const headers = signDelivery(msgId, body, this.secrets.reveal(scope, endpoint), new Date(), now);
+    const headers = signDelivery(msgId, body, keys.secrets, new Date(), now);
     const started = Date.now();
     try {
       const res = await outboundRequest(
@@ -165,6 +169,41 @@ export class EventDispatcher {
         },
       };
     }
+  }
+
+  /**
+   * An attempt that cannot be signed is never sent (issue 28): it fails like an unreachable
+   * receiver (logged in the delivery log, retried on the schedule, so a key put back or a secret
+   * rotated by the shop lets it through), with an error log and its own metric for the operator.
+   */
+  private unsigned(
+    scope: ShopScope,
+    endpoint: WebhookEndpoint,
+    msgId: string,
+    keys: { active: number; unreadable: number },
+    now: Date,
+  ): Sent {
+    this.metrics.unsignable();
+    this.logger.error(
+      {
+        shopId: scope.shopId,
+        endpointId: String(endpoint._id),
+        eventId: msgId,
+        activeSecrets: keys.active,
+        unreadable: keys.unreadable,
+      },
+      'Webhook delivery not sent: its signing secret opens under no configured DATA_ENCRYPTION_KEY ' +
+        '(run secrets:rotate before dropping a key; the shop can rotate the endpoint secret)',
+    );
+    const error =
+      keys.active === 0
+        ? 'signing: the endpoint has no active signing secret; nothing was sent'
+        : "signing: the endpoint's signing secret cannot be unsealed with the configured keys; nothing was sent";
+    return {
+      status: null,
+      retryAfter: undefined,
+      attempt: { at: now, statusCode: null, durationMs: 0, error, response: null },
+    };
   }
 
   private async conclude(

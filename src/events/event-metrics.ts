@@ -38,6 +38,11 @@ export class EventMetrics {
     help: 'Webhook endpoints disabled by the server (410 Gone, 5 days of failures)',
     registers: [],
   });
+  private readonly unsignables = new Counter({
+    name: 'marketplace_event_unsignable_attempts_total',
+    help: 'Delivery attempts not sent because a signing secret opens under no configured key',
+    registers: [],
+  });
   private stats: { at: number; counts: Record<string, number>; oldest: Date | null } | null = null;
 
   constructor(private readonly system: SystemEventsRepository) {}
@@ -63,7 +68,15 @@ export class EventMetrics {
         if (s) this.set(s.oldest ? Math.max(0, (Date.now() - s.oldest.getTime()) / 1000) : 0);
       },
     });
-    for (const m of [this.attempts, this.latency, this.lag, this.disables, byState, oldest] as Metric[])
+    for (const m of [
+      this.attempts,
+      this.latency,
+      this.lag,
+      this.disables,
+      this.unsignables,
+      byState,
+      oldest,
+    ] as Metric[])
       registry.registerMetric(m);
   }
 
@@ -78,6 +91,10 @@ export class EventMetrics {
 
   disabled(): void {
     this.disables.inc();
+  }
+
+  unsignable(): void {
+    this.unsignables.inc();
   }
 
   private async statsNow() {

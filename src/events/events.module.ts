@@ -5,6 +5,7 @@ import { TokenCipher } from '../fulfillments/platform/token-cipher';
 import { UsersModule } from '../users/users.module';
 import { VendorsModule } from '../vendors/vendors.module';
 import { EndpointSecrets } from './endpoint-secrets';
+import { EndpointSecretsRotation } from './endpoint-secrets-rotation.service';
 import { EventDeliveriesRepository } from './event-deliveries.repository';
 import { EventDelivery, EventDeliverySchema } from './event-delivery.schema';
 import { EventDispatcher } from './event-dispatcher.service';
@@ -17,6 +18,7 @@ import { EventsService } from './events.service';
 import { EventsV1Controller } from './events.v1.controller';
 import { OutboundEvent, OutboundEventSchema } from './outbound-event.schema';
 import { OutboundEventsRepository } from './outbound-events.repository';
+import { SystemEndpointSecretsRepository } from './system-endpoint-secrets.repository';
 import { SystemEventsRepository } from './system-events.repository';
 import { WebhookEndpoint, WebhookEndpointSchema } from './webhook-endpoint.schema';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -49,8 +51,10 @@ import { WebhookTargets } from './webhook-targets';
     OutboundEventsRepository,
     EventDeliveriesRepository,
     SystemEventsRepository,
+    SystemEndpointSecretsRepository,
     TokenCipher,
     EndpointSecrets,
+    EndpointSecretsRotation,
     WebhookTargets,
     EventObjects,
     EventMetrics,
@@ -59,6 +63,13 @@ import { WebhookTargets } from './webhook-targets';
     EventDispatcher,
     EventsSweeper,
   ],
-  exports: [EventsService, EventDispatcher, EventsSweeper, EventMetrics, WebhookTargets],
+  exports: [
+    EventsService,
+    EventDispatcher,
+    EventsSweeper,
+    EventMetrics,
+    WebhookTargets,
+    EndpointSecretsRotation,
+  ],
 })
 export class EventsModule {}

@@ -39,9 +39,18 @@ export interface SignedHeaders {
   'content-type': 'application/json';
 }
 
+/** No active secret to sign with: the attempt must not be sent (never an empty `webhook-signature`). */
+export class UnsignableDeliveryError extends Error {
+  constructor() {
+    super('No active signing secret: the delivery cannot be signed');
+    this.name = 'UnsignableDeliveryError';
+  }
+}
+
 /**
  * The Standard Webhooks headers of one attempt, signed by the reference library with every
  * active secret (newest first, space-separated `v1,<sig>` entries: receivers accept any match).
+ * Throws UnsignableDeliveryError rather than return headers without a signature.
  */
 export function signDelivery(
   msgId: string,
@@ -51,6 +60,7 @@ export function signDelivery(
   now: Date,
 ): SignedHeaders {
   const signatures = activeSecrets(secrets, now).map((s) => new Webhook(s.secret).sign(msgId, sentAt, body));
+  if (signatures.length === 0) throw new UnsignableDeliveryError();
   return {
     'webhook-id': msgId,
     'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { IdempotencyAnswersRotation } from './idempotency-rotation.service';
 import { IdempotencyRecord, IdempotencyRecordSchema } from './idempotency-record.schema';
 import { IdempotencyRepository, SystemIdempotencyRepository } from './idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
@@ -16,7 +17,13 @@ import { ResponseSeal } from './response-seal';
     IdempotencyService,
     ResponseSeal,
     IdempotencyInterceptor,
+    IdempotencyAnswersRotation,
   ],
-  exports: [IdempotencyService, IdempotencyInterceptor, SystemIdempotencyRepository],
+  exports: [
+    IdempotencyService,
+    IdempotencyInterceptor,
+    SystemIdempotencyRepository,
+    IdempotencyAnswersRotation,
+  ],
 })
 export class IdempotencyModule {}

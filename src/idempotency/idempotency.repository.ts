@@ -13,6 +13,12 @@ export interface IdempotencyOwner {
   id: string;
 }
 
+/** A stored answer as `secrets:rotate` reads it (what its seal's context is made of, and the seal). */
+export type LiveAnswer = Pick<
+  IdempotencyRecord,
+  '_id' | 'shopId' | 'credentialKind' | 'credentialId' | 'key' | 'body'
+>;
+
 export interface Claim {
   fingerprint: string;
   lockId: string;
@@ -120,5 +126,27 @@ export class SystemIdempotencyRepository {
       .setOptions(systemQuery('idempotency retention: purge keys past their 24 h'))
       .exec();
     return res.deletedCount;
+  }
+
+  /**
+   * `secrets:rotate`: every shop's records still inside their 24 h (a stored answer may be among
+   * them), streamed in expiry order: a range on the `expiresAt` index.
+   */
+  liveAnswers(now: Date): AsyncIterable<LiveAnswer> {
+    return this.model
+      .find({ expiresAt: { $gt: now } }, { shopId: 1, credentialKind: 1, credentialId: 1, key: 1, body: 1 })
+      .sort({ expiresAt: 1 })
+      .setOptions(systemQuery('secrets:rotate: stored idempotent answers to re-seal'))
+      .lean<LiveAnswer>()
+      .cursor();
+  }
+
+  /** Replaces a stored answer only if it is still the one read (compare-and-set); false when changed. */
+  async replaceAnswer(before: LiveAnswer, body: string): Promise<boolean> {
+    const res = await this.model
+      .updateOne({ _id: before._id, shopId: before.shopId, body: before.body }, { $set: { body } })
+      .setOptions(systemQuery('secrets:rotate: re-seal one stored idempotent answer'))
+      .exec();
+    return res.modifiedCount === 1;
   }
 }

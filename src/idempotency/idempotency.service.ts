@@ -159,7 +159,7 @@ export class IdempotencyService {
 }
 
 /** A stored answer opens only for the credential that stored it. */
-function sealContext(scope: ShopScope, owner: IdempotencyOwner, key: string): string {
+export function sealContext(scope: ShopScope, owner: IdempotencyOwner, key: string): string {
   return `${scope.shopId}\n${owner.kind}:${owner.id}\n${key}`;
 }
 

@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { lookupSpy } from '../../../../test/fakes/dns.fake';
 import { isPublicAddress } from './address-policy';
+import type { HostResolver } from './host-resolver';
 import { assertOutboundUrl, OutboundHttpError, outboundRequest, type OutboundPolicy } from './outbound-http';
 
 const loopbackOk: OutboundPolicy = { allowHttp: true, allowPrivate: true, timeoutMs: 2_000 };
@@ -131,5 +133,48 @@ describe('outboundRequest', () => {
     const base = await serve((_req, res) => res.end());
     await new Promise((r) => servers.pop()!.close(r));
     expect(await refusal(outboundRequest({ method: 'GET', url: base }, loopbackOk))).toBe('network');
+  });
+
+  /**
+   * Issue 28: names resolve through c-ares (the policy's resolver, else the process's), never
+   * `dns.lookup`, whose getaddrinfo holds a libuv pool thread (shared with argon2 and file I/O)
+   * for as long as a slow name takes. Every address a name resolves to is still checked.
+   */
+  it('resolves names without dns.lookup, through the policy resolver, and checks every address', async () => {
+    const base = await serve((_req, res) => res.end('ok'));
+    const port = new URL(base).port;
+    const lookup = lookupSpy(); // after listen(): the test server's own bind looks its host up
+    try {
+      const asked: string[] = [];
+      const resolver: HostResolver = {
+        resolve: async (host) => {
+          asked.push(host);
+          return host === 'mixed.example'
+            ? [
+                { address: '93.184.216.34', family: 4 },
+                { address: '10.0.0.7', family: 4 },
+              ]
+            : [{ address: '127.0.0.1', family: 4 }];
+        },
+      };
+      const res = await outboundRequest(
+        { method: 'GET', url: `http://hooks.example:${port}/` },
+        { ...loopbackOk, resolver },
+      );
+      expect(res.body.toString()).toBe('ok');
+      expect(
+        (await outboundRequest({ method: 'GET', url: `http://localhost:${port}/` }, loopbackOk)).status,
+      ).toBe(200);
+      await assertOutboundUrl(`http://localhost:${port}/`, loopbackOk);
+      const strict: OutboundPolicy = { allowHttp: true, allowPrivate: false, resolver };
+      expect(await refusal(assertOutboundUrl('https://mixed.example/', strict))).toBe('address');
+      expect(
+        await refusal(outboundRequest({ method: 'GET', url: `http://mixed.example:${port}/` }, strict)),
+      ).toBe('address');
+      expect(asked).toEqual(['hooks.example', 'mixed.example', 'mixed.example']);
+      expect(lookup).not.toHaveBeenCalled();
+    } finally {
+      lookup.mockRestore();
+    }
   });
 });

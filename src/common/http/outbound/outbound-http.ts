@@ -1,8 +1,9 @@
-import * as dns from 'node:dns';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { isPublicAddress } from './address-policy';
+import { type HostResolver, type ResolvedAddress, sharedResolver } from './host-resolver';
+import { OutboundHttpError } from './outbound-error';
 
 /**
  * The one way this service makes an HTTP request to anything outside it (DESIGN §11): outbound
@@ -16,6 +17,8 @@ import { isPublicAddress } from './address-policy';
  *   reserved, IPv4-mapped and NAT64 forms of them are refused) unless the policy allows private
  *   targets; the check is made on the address actually connected to (the DNS answer is pinned in
  *   the socket's `lookup`), so a rebinding answer between check and connect cannot slip through;
+ * - names are resolved with c-ares (host-resolver.ts: cached, never `dns.lookup`, whose getaddrinfo
+ *   holds a libuv pool thread shared with argon2 and file I/O for as long as a slow name takes);
  * - redirects are never followed: a 3xx comes back to the caller as an answer like any other;
  * - one deadline covers DNS, connect, upload and the whole answer; the answer is cut at a size cap.
  */
@@ -30,6 +33,8 @@ export interface OutboundPolicy {
   timeoutMs?: number;
   /** Largest answer body read, in bytes (default 1 MiB); past it the call fails with `too_large`. */
   maxResponseBytes?: number;
+  /** Name resolution (default: the process's c-ares resolver with its cache; never `dns.lookup`). */
+  resolver?: HostResolver;
 }
 
 export interface OutboundRequest {
@@ -46,24 +51,7 @@ export interface OutboundResponse {
   durationMs: number;
 }
 
-export type OutboundRefusalReason =
-  | 'url' // not a URL, a refused scheme, or credentials in it
-  | 'host' // the host check refused the host
-  | 'address' // the host is, or resolves to, a non-public address
-  | 'timeout'
-  | 'too_large'
-  | 'network'; // DNS failure, connection refused or reset
-
-/** The call was refused by the guard or failed on the wire; `message` is safe to show a caller. */
-export class OutboundHttpError extends Error {
-  constructor(
-    readonly reason: OutboundRefusalReason,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'OutboundHttpError';
-  }
-}
+export { OutboundHttpError, type OutboundRefusalReason } from './outbound-error';
 
 export const DEFAULT_OUTBOUND_TIMEOUT_MS = 10_000;
 export const DEFAULT_OUTBOUND_MAX_BYTES = 1024 * 1024;
@@ -75,7 +63,7 @@ export async function assertOutboundUrl(url: string, policy: OutboundPolicy): Pr
   if (isIP(host)) {
     assertAddress(host, policy);
   } else {
-    const addresses = await resolveAll(host);
+    const addresses = await resolverOf(policy).resolve(host);
     addresses.forEach((a) => assertAddress(a.address, policy));
   }
   return target;
@@ -192,14 +180,8 @@ function assertAddress(address: string, policy: OutboundPolicy): void {
   }
 }
 
-function resolveAll(host: string): Promise<dns.LookupAddress[]> {
-  return new Promise((resolve, reject) =>
-    dns.lookup(host, { all: true, verbatim: true }, (err, addresses) =>
-      err
-        ? reject(new OutboundHttpError('network', `The host ${host} could not be resolved`))
-        : resolve(addresses),
-    ),
-  );
+function resolverOf(policy: OutboundPolicy): HostResolver {
+  return policy.resolver ?? sharedResolver();
 }
 
 /**
@@ -208,25 +190,27 @@ function resolveAll(host: string): Promise<dns.LookupAddress[]> {
  */
 function guardedLookup(policy: OutboundPolicy): LookupFunction {
   return (hostname, options, callback) => {
-    resolveAll(hostname).then(
-      (addresses) => {
-        try {
-          addresses.forEach((a) => assertAddress(a.address, policy));
-        } catch (err) {
-          callback(err as NodeJS.ErrnoException, '', 0);
-          return;
-        }
-        const wanted = options.family ? addresses.filter((a) => a.family === options.family) : addresses;
-        if (!wanted.length) {
-          callback(new OutboundHttpError('network', `The host ${hostname} has no usable address`), '', 0);
-        } else if (options.all) {
-          (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, wanted);
-        } else {
-          callback(null, wanted[0].address, wanted[0].family);
-        }
-      },
-      (err: OutboundHttpError) => callback(err, '', 0),
-    );
+    resolverOf(policy)
+      .resolve(hostname)
+      .then(
+        (addresses) => {
+          try {
+            addresses.forEach((a) => assertAddress(a.address, policy));
+          } catch (err) {
+            callback(err as NodeJS.ErrnoException, '', 0);
+            return;
+          }
+          const wanted = options.family ? addresses.filter((a) => a.family === options.family) : addresses;
+          if (!wanted.length) {
+            callback(new OutboundHttpError('network', `The host ${hostname} has no usable address`), '', 0);
+          } else if (options.all) {
+            (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, wanted);
+          } else {
+            callback(null, wanted[0].address, wanted[0].family);
+          }
+        },
+        (err: OutboundHttpError) => callback(err, '', 0),
+      );
   };
 }
 
