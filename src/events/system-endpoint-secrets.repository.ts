@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { systemQuery } from '../common/tenancy';
+import { systemQuery } from '../database/tenant-guard.plugin';
 import { StoredSecret, WebhookEndpoint } from './webhook-endpoint.schema';
 
 /** One endpoint's sealed signing secrets, as `secrets:rotate` reads them. */
