@@ -154,6 +154,7 @@ export const webhooksConfig = registerAs('webhooks', () => {
     retryScheduleMs: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
     deliveryConcurrency: env.WEBHOOK_DELIVERY_CONCURRENCY,
     endpointConcurrency: env.WEBHOOK_ENDPOINT_CONCURRENCY,
+    replayCooldownSeconds: env.WEBHOOK_REPLAY_COOLDOWN_SECONDS,
   };
 });
 
