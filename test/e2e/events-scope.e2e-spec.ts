@@ -128,7 +128,6 @@ describe('webhook endpoints: merchant scope, audit trail, bounded replay (e2e)',
     const sr = await receiver();
     const created = await t.api.post('/v2/webhook-endpoints', { url: mr.url }, m());
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ enabledEvents: ['*'], eventScope: 'merchant' });
     expect((await t.api.post('/v1/webhook-endpoints', { url: sr.url }, s())).status).toBe(200);
 
     const v = await vendor('Scoped');
@@ -146,6 +145,8 @@ describe('webhook endpoints: merchant scope, audit trail, bounded replay (e2e)',
     await new Promise((ok) => setTimeout(ok, 500));
     expect(types(mr)).not.toContain('order.received');
     expect(types(mr).every((x) => ['vendor.created'].includes(x))).toBe(true);
+    // the endpoint says so
+    expect(created.body.data).toMatchObject({ enabledEvents: ['*'], eventScope: 'merchant' });
   });
 
   it('create, update, delete, secret rotation and replay are in the audit trail, never the secret', async () => {
@@ -222,7 +223,7 @@ describe('webhook endpoints: merchant scope, audit trail, bounded replay (e2e)',
     expect(text).not.toMatch(/whsec_|secretEnc|"secrets"/);
   });
 
-  it('replay: once per endpoint per cooldown (429 + Retry-After), skipping events already delivered unless includeDelivered', async () => {
+  it('replay skips the events an endpoint already received, unless includeDelivered', async () => {
     const undelivered = await vendor('Replay before');
     const since = new Date(Date.now() - 1000).toISOString();
     const r = await receiver();
@@ -244,34 +245,10 @@ describe('webhook endpoints: merchant scope, audit trail, bounded replay (e2e)',
     // a and b reached the endpoint already: only the vendor created before it existed is sent
     expect(first.body).toEqual({ replayed: 1, skippedDelivered: 2, truncated: false });
     await eventually(async () => expect(r.received).toHaveLength(3), 10000);
-    expect(
-      r
-        .bodies()
-        .map((x) => x.data.object._id)
-        .sort(),
-    ).toEqual([undelivered._id, a._id, b._id].sort());
+    const ids = r.bodies().map((x) => x.data.object._id as string);
+    expect(ids.sort()).toEqual([undelivered._id, a._id, b._id].sort());
 
-    // at once again: refused, nothing sent, and says when to come back
-    const again = await t.api.post(
-      `/v1/webhook-endpoints/${ep.body.id}/replay`,
-      { since, includeDelivered: true },
-      s(),
-    );
-    expect(again.status).toBe(429);
-    const retryAfter = Number(again.headers.get('retry-after'));
-    expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(retryAfter).toBeLessThanOrEqual(COOLDOWN_S);
-    expect(again.body.error).toContain('replay');
-    // another endpoint is not held back
-    const other = await t.api.post(
-      '/v1/webhook-endpoints',
-      { url: r.url, enabledEvents: ['user.created'] },
-      s(),
-    );
-    expect((await t.api.post(`/v1/webhook-endpoints/${other.body.id}/replay`, { since }, s())).status).toBe(
-      200,
-    );
-
+    // asked for: all three again (past this endpoint's cooldown)
     t.clock.advance((COOLDOWN_S + 1) * 1000);
     try {
       const auth = await t.api.post('/v1/authenticate', { apiKey: shop.apiKey, shopDomain: shop.shopDomain });
@@ -286,12 +263,61 @@ describe('webhook endpoints: merchant scope, audit trail, bounded replay (e2e)',
     } finally {
       t.clock.reset();
     }
-    const bad = await t.api.post(
-      `/v1/webhook-endpoints/${ep.body.id}/replay`,
-      { since, includeDelivered: 'yes' },
+  });
+
+  it('one replay per endpoint per cooldown: 429 with Retry-After, also for two at once', async () => {
+    const since = new Date(Date.now() - 3600_000).toISOString();
+    const r = await receiver();
+    const ep = await t.api.post(
+      '/v1/webhook-endpoints',
+      { url: r.url, enabledEvents: ['user.created'] },
       s(),
     );
-    expect(bad.status).toBe(422);
+    const replay = (id: string, body: Record<string, unknown> = { since }) =>
+      t.api.post(`/v1/webhook-endpoints/${id}/replay`, body, s());
+    // a malformed request uses up nothing
+    expect((await replay(ep.body.id, { since, includeDelivered: 'yes' })).status).toBe(422);
+    expect((await replay(ep.body.id, { since: 'yesterday' })).status).toBe(422);
+
+    const both = await Promise.all([replay(ep.body.id), replay(ep.body.id)]);
+    expect(both.map((x) => x.status).sort()).toEqual([200, 429]);
+    const again = await replay(ep.body.id, { since, includeDelivered: true });
+    expect(again.status).toBe(429);
+    const retryAfter = Number(again.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(COOLDOWN_S - 5);
+    expect(retryAfter).toBeLessThanOrEqual(COOLDOWN_S);
+    expect(again.body.error).toContain(`one replay per endpoint per ${COOLDOWN_S} s`);
+    // another endpoint is not held back
+    const other = await t.api.post(
+      '/v1/webhook-endpoints',
+      { url: r.url, enabledEvents: ['user.created'] },
+      s(),
+    );
+    expect((await replay(other.body.id)).status).toBe(200);
+    // only the replay that ran is in the trail
+    const replays = (await audit(ep.body.id)).filter((e) => e.action === 'webhook_endpoint.replay');
+    expect(replays).toHaveLength(1);
+
+    t.clock.advance((COOLDOWN_S - 10) * 1000);
+    try {
+      const auth = await t.api.post('/v1/authenticate', { apiKey: shop.apiKey, shopDomain: shop.shopDomain });
+      const later = await t.api.post(
+        `/v1/webhook-endpoints/${ep.body.id}/replay`,
+        { since },
+        { token: auth.body.token },
+      );
+      expect(later.status).toBe(429);
+      expect(Number(later.headers.get('retry-after'))).toBeLessThanOrEqual(10);
+      t.clock.advance(11_000);
+      const after = await t.api.post(
+        `/v1/webhook-endpoints/${ep.body.id}/replay`,
+        { since },
+        { token: auth.body.token },
+      );
+      expect(after.status).toBe(200);
+    } finally {
+      t.clock.reset();
+    }
   });
 
   it('narrows existing endpoints at start: merchant-created ones lose what a merchant cannot read (idempotent, audited)', async () => {
