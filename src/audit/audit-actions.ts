@@ -52,6 +52,14 @@ export const AUDIT_ACTIONS = [
   'transfer.retry',
   // An outbound-events endpoint the server disabled (410 Gone, or every attempt failing for 5 days).
   'webhook_endpoint.disable',
+  // Outbound-events endpoints (issue 28): the writes of the shop or a merchant token, a replay
+  // (deliveries restarted), and the start-up narrowing of a merchant's endpoint (actor platform).
+  'webhook_endpoint.create',
+  'webhook_endpoint.update',
+  'webhook_endpoint.delete',
+  'webhook_endpoint.rotate_secret',
+  'webhook_endpoint.replay',
+  'webhook_endpoint.narrow',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

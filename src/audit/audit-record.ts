@@ -52,6 +52,10 @@ const SECRET_FIELDS = new Set([
   'platformAccessTokenEnc',
   'webhookSecret',
   'token',
+  // webhook endpoint signing secrets (in the clear, sealed, or the list of them)
+  'secret',
+  'secretEnc',
+  'secrets',
 ]);
 export const REDACTED = '[redacted]';
 

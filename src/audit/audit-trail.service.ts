@@ -4,7 +4,7 @@ import { Clock } from '../common/clock/clock';
 import { OperationContexts } from '../common/context/operation-context';
 import type { ShopScope } from '../common/tenancy';
 import type { AuditAction, AuditResourceType } from './audit-actions';
-import { AuditEventsRepository, AuditIntentsRepository } from './audit-events.repository';
+import { AuditEventFilter, AuditEventsRepository, AuditIntentsRepository } from './audit-events.repository';
 import type { AuditOutbox } from './audit-outbox';
 import { AuditRelays } from './audit-relays';
 import { auditRecord, AuditRecord, AuditStamp, deletionEventId, fieldChanges } from './audit-record';
@@ -85,6 +85,25 @@ export class AuditTrail {
   }
 
   /**
+   * A stamp for a write no request made (actor `platform`): work the server does on its own, such
+   * as the start-up narrowing of webhook endpoints, written through a document's outbox.
+   */
+  platformStamp(): AuditStamp {
+    return {
+      key: new Types.ObjectId().toHexString(),
+      at: this.clock.now(),
+      actor: { kind: 'platform', id: 'platform' },
+      requestId: null,
+      clientRequestId: null,
+    };
+  }
+
+  /** Whether the shop's trail holds an event matching every given filter (one facet read). */
+  async shows(scope: ShopScope, filter: AuditEventFilter): Promise<boolean> {
+    return (await this.events.page(scope, filter, { offset: 0, limit: 1 })).total > 0;
+  }
+
+  /**
    * Events of work the store platform caused (a webhook's refund rows) or the engine did on its own
    * (a batch carried forward): actor `platform`. Each event's id is derived from its resource and
    * action, so a retried job stores it once. Stored after the write (no request outbox to ride on);
@@ -96,13 +115,7 @@ export class AuditTrail {
     items: Array<{ resource: { type: AuditResourceType; id: string }; after: View }>,
   ): Promise<void> {
     if (items.length === 0) return;
-    const stamp: AuditStamp = {
-      key: new Types.ObjectId().toHexString(),
-      at: this.clock.now(),
-      actor: { kind: 'platform', id: 'platform' },
-      requestId: null,
-      clientRequestId: null,
-    };
+    const stamp = this.platformStamp();
     const records = items.map((i) =>
       auditRecord(scope.shopId, stamp, {
         action,

@@ -164,6 +164,7 @@ export const webhooksConfig = registerAs('webhooks', () => {
     deliveryConcurrency: env.WEBHOOK_DELIVERY_CONCURRENCY,
     endpointConcurrency: env.WEBHOOK_ENDPOINT_CONCURRENCY,
     shopConcurrency: env.WEBHOOK_SHOP_CONCURRENCY,
+    replayCooldownSeconds: env.WEBHOOK_REPLAY_COOLDOWN_SECONDS,
   };
 });
 

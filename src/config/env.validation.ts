@@ -377,6 +377,16 @@ export class EnvironmentVariables {
   @Max(1000)
   WEBHOOK_SHOP_CONCURRENCY = 32;
 
+  /**
+   * One replay per webhook endpoint per this many seconds (a replay re-sends up to 10,000 events);
+   * a replay inside it → 429 with Retry-After. 0 turns the cooldown off.
+   */
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @IsInt()
+  @Min(0)
+  @Max(86_400)
+  WEBHOOK_REPLAY_COOLDOWN_SECONDS = 300;
+
   /** Base URL of the store platform Admin API for the `shopify` adapter (a local stand-in in tests). */
   @IsOptional()
   @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' })

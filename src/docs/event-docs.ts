@@ -68,6 +68,13 @@ export function addEventSchemas(full: OpenAPIObject): void {
   }
 }
 
+/** Who may subscribe an endpoint to a type (issue 28): merchant-readable objects, or shop tokens only. */
+function audience(type: EventType): string {
+  return EVENT_CATALOGUE[type].merchant
+    ? 'An endpoint configured with a merchant token may receive it.'
+    : 'Shop token only: an endpoint configured with a merchant token never receives it (its `*` excludes it).';
+}
+
 /**
  * The catalogue as OpenAPI 3.0 allows it: `x-webhooks` (what OpenAPI 3.1 calls `webhooks`; Redoc
  * renders it as its own section), one POST per event type under the `Events` tag, its body the
@@ -86,7 +93,7 @@ export function documentEventWebhooks(doc: OpenAPIObject): void {
         tags: ['Events'],
         operationId: `event${eventSchemaName(type).replace(/Event$/, '')}`,
         summary: `${type}${EVENT_CATALOGUE[type].emitted ? '' : ' (not emitted yet)'}`,
-        description: `${EVENT_CATALOGUE[type].description} Sent by this service to a registered endpoint; verify the signature with the endpoint's secret.`,
+        description: `${EVENT_CATALOGUE[type].description} Sent by this service to a registered endpoint; verify the signature with the endpoint's secret. ${audience(type)}`,
         security: [],
         parameters: [
           {

@@ -12,112 +12,156 @@ export interface EventTypeSpec {
   object: string;
   /** False: documented and subscribable, emitted once the work it depends on lands. */
   emitted: boolean;
+  /**
+   * A merchant token reads this object (vendors, portal users, payout adjustments): an endpoint a
+   * merchant token configured may receive it. The rest (orders, line items, refunds, batches,
+   * balances, transfers) answers a merchant token 403, so its events need a shop token too.
+   */
+  merchant: boolean;
 }
 
 export const EVENT_CATALOGUE = {
-  'vendor.created': { description: 'A vendor was created.', object: 'VendorDto', emitted: true },
+  'vendor.created': {
+    description: 'A vendor was created.',
+    object: 'VendorDto',
+    emitted: true,
+    merchant: true,
+  },
   'vendor.updated': {
     description: "A vendor's name, commission, address, profile or active flag changed.",
     object: 'VendorDto',
     emitted: true,
+    merchant: true,
   },
-  'vendor.deactivated': { description: 'A vendor was deactivated.', object: 'VendorDto', emitted: true },
-  'user.created': { description: 'A vendor portal user was created.', object: 'UserDto', emitted: true },
+  'vendor.deactivated': {
+    description: 'A vendor was deactivated.',
+    object: 'VendorDto',
+    emitted: true,
+    merchant: true,
+  },
+  'user.created': {
+    description: 'A vendor portal user was created.',
+    object: 'UserDto',
+    emitted: true,
+    merchant: true,
+  },
   'user.updated': {
     description: "A portal user's email, password, approval or role changed.",
     object: 'UserDto',
     emitted: true,
+    merchant: true,
   },
-  'user.deleted': { description: 'A portal user was deleted.', object: 'DeletedObjectDto', emitted: true },
+  'user.deleted': {
+    description: 'A portal user was deleted.',
+    object: 'DeletedObjectDto',
+    emitted: true,
+    merchant: true,
+  },
   'order.received': {
     description:
       'An order arrived from the store platform: once per order, on its first ingestion (whichever payload brought it), with the vendors on it.',
     object: 'OrderReceivedDto',
     emitted: true,
+    merchant: false,
   },
   'line_items.updated': {
     description:
       "A line item's figures were changed by hand (POST /v1/lineitems/update, items or by-SKU mode): one event per line item written, with the line item as the order's line items list shows it.",
     object: 'LineItemDto',
     emitted: true,
+    merchant: false,
   },
   'line_items.recalculated': {
     description:
       'A recalculation job (POST /v1/lineitems/update with `recalculate`) settled: the job as GET /v1/jobs/{id} shows it (its id, state, counts).',
     object: 'JobDto',
     emitted: true,
+    merchant: false,
   },
   'refund.recorded': {
     description:
       'Refund rows were cut for a vendor (one event per order and vendor, with the refund rows: negative figures, what is clawed back).',
     object: 'RefundRecordedDto',
     emitted: true,
+    merchant: false,
   },
   'fulfillment.created': {
     description:
       'A line item was fulfilled (POST /v1/fulfillments, or a platform fulfillment on a line with none): the line item with its `fulfillment`.',
     object: 'LineItemDto',
     emitted: true,
+    merchant: false,
   },
   'fulfillment.updated': {
     description:
       'A platform fulfillment of a line changed (tracking, shipment status): the line item with its `fulfillment`.',
     object: 'LineItemDto',
     emitted: true,
+    merchant: false,
   },
   'payout_batch.paid': {
     description: 'A payout batch settled with a positive net and paid the vendor (status `completed`).',
     object: 'PayoutBatchDto',
     emitted: true,
+    merchant: false,
   },
   'payout_batch.carried_forward': {
     description:
       "A batch's net was zero or below: nothing paid, every row stays due, the net is the next batch's opening balance.",
     object: 'PayoutBatchDto',
     emitted: true,
+    merchant: false,
   },
   'payout_adjustment.created': {
     description: 'A payout adjustment was created.',
     object: 'PayoutAdjustmentDto',
     emitted: true,
+    merchant: true,
   },
   'payout_adjustment.updated': {
     description: 'A payout adjustment changed.',
     object: 'PayoutAdjustmentDto',
     emitted: true,
+    merchant: true,
   },
   'payout_adjustment.deleted': {
     description: 'A payout adjustment was deleted.',
     object: 'DeletedObjectDto',
     emitted: true,
+    merchant: true,
   },
   'payout_adjustment.paid': {
     description: 'A paid payout batch paid an adjustment (one event per adjustment and batch).',
     object: 'PayoutAdjustmentDto',
     emitted: true,
+    merchant: true,
   },
   'balance.negative': {
     description:
       "A vendor's `due` went below zero (a refund after a payout, a carried-forward batch): once per crossing, with the balance as GET /v1/vendors/{id}/balance shows it. Back at zero or above, the next drop is a new crossing.",
     object: 'VendorBalanceDto',
     emitted: true,
+    merchant: false,
   },
   'transfer.paid': {
     description:
       "A paid batch's transfer reached the vendor (the provider confirmed it, or an operator recorded the bank reference).",
     object: 'TransferDto',
     emitted: true,
+    merchant: false,
   },
   'transfer.failed': {
     description:
       "A paid batch's transfer failed or was reversed; its amount is credited back as an ADDITION the next batch pays.",
     object: 'TransferDto',
     emitted: true,
+    merchant: false,
   },
   ping: {
     description: 'A test event (POST /v1/webhook-endpoints/{id}/test); sent to that endpoint only.',
     object: 'PingDto',
     emitted: true,
+    merchant: true,
   },
 } as const satisfies Record<string, EventTypeSpec>;
 
@@ -125,6 +169,14 @@ export type EventType = keyof typeof EVENT_CATALOGUE;
 export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];
 /** What an endpoint may subscribe to: every type, or `*` alone. */
 export const SUBSCRIBABLE = ['*', ...EVENT_TYPES.filter((t) => t !== 'ping')] as const;
+
+/** The types an endpoint configured with a merchant token may receive (`*` stands for these). */
+export const MERCHANT_EVENT_TYPES = EVENT_TYPES.filter((t) => EVENT_CATALOGUE[t].merchant);
+
+/** Whether a merchant token reads the object of this event type (unknown types: no). */
+export function merchantReads(type: string): boolean {
+  return isEventType(type) && EVENT_CATALOGUE[type].merchant;
+}
 
 export function isEventType(value: string): value is EventType {
   return Object.prototype.hasOwnProperty.call(EVENT_CATALOGUE, value);

@@ -1,17 +1,27 @@
 import { createHash } from 'node:crypto';
 import { Types } from 'mongoose';
-import type { EventType } from './event-catalogue';
+import { merchantReads, type EventType } from './event-catalogue';
 
 /** What fan-out needs of an endpoint. */
 export interface FanOutTarget {
   _id: Types.ObjectId;
   enabledEvents: string[];
   status: 'enabled' | 'disabled';
+  /** `merchant`: configured with a merchant token; absent on endpoints stored before issue 28 (shop). */
+  eventScope?: 'shop' | 'merchant' | null;
+}
+
+/**
+ * Whether the credential that configured an endpoint may receive this type at all: a merchant
+ * token's endpoint only what a merchant token reads (its `*` means those), whatever its list says.
+ */
+export function mayReceive(endpoint: Pick<FanOutTarget, 'eventScope'>, type: string): boolean {
+  return type === 'ping' || endpoint.eventScope !== 'merchant' || merchantReads(type);
 }
 
 /** Whether an endpoint takes an event of this type (`ping` goes only where it is sent by hand). */
 export function subscribes(endpoint: FanOutTarget, type: EventType): boolean {
-  if (endpoint.status !== 'enabled' || type === 'ping') return false;
+  if (endpoint.status !== 'enabled' || type === 'ping' || !mayReceive(endpoint, type)) return false;
   return endpoint.enabledEvents.includes('*') || endpoint.enabledEvents.includes(type);
 }
 

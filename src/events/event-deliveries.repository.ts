@@ -70,6 +70,28 @@ export class EventDeliveriesRepository extends TenantRepository<EventDelivery> {
   }
 
   /**
+   * Which of these deliveries succeeded (replay skips them): point lookups on `_id`, in chunks so
+   * a 10,000-event replay sends a few bounded commands.
+   */
+  async succeededIds(scope: ShopScope, ids: Types.ObjectId[]): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (let i = 0; i < ids.length; i += 1000) {
+      const chunk = ids.slice(i, i + 1000);
+      const rows = await this.model
+        .find(
+          this.scoped(scope, { _id: chunk.length === 1 ? chunk[0] : { $in: chunk }, status: 'succeeded' }),
+          {
+            _id: 1,
+          },
+        )
+        .lean<Array<{ _id: Types.ObjectId }>>()
+        .exec();
+      for (const r of rows) out.add(String(r._id));
+    }
+    return out;
+  }
+
+  /**
    * Logs attempts, each with what follows it, in one unordered bulk write; each row applies only
    * while the delivery still has the attempt count it was sent at (never logged twice).
    */

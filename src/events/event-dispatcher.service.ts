@@ -14,6 +14,7 @@ import { EventDeliveriesRepository, RecordedAttempt } from './event-deliveries.r
 import type { DeliveryAttempt, EventDelivery } from './event-delivery.schema';
 import { EventMetrics } from './event-metrics';
 import { EventsService } from './events.service';
+import { mayReceive } from '../event-port/fan-out';
 import { MicroBatch } from './micro-batch';
 import type { OutboundEvent } from './outbound-event.schema';
 import { afterAttempt } from './retry-schedule';
@@ -115,7 +116,8 @@ export class EventDispatcher {
       ]);
       if (!delivery || delivery.status !== 'pending' || !delivery.endpointId.equals(endpointId)) return;
       if (delivery.nextAttemptAt && delivery.nextAttemptAt.getTime() > this.clock.now().getTime()) return;
-      if (!endpoint || endpoint.status !== 'enabled' || !event) {
+      // mayReceive: a delivery made before its endpoint was narrowed to a merchant's scope is not sent
+      if (!endpoint || endpoint.status !== 'enabled' || !event || !mayReceive(endpoint, delivery.eventType)) {
         await this.deliveries.abandon(scope, id);
         return;
       }

@@ -14,6 +14,8 @@ export function toEndpointResponse(e: WebhookEndpoint): WebhookEndpointDto {
     enabledEvents: e.enabledEvents,
     status: e.status,
     disabledReason: e.disabledReason ?? null,
+    eventScope: e.eventScope ?? 'shop',
+    createdBy: e.createdBy ?? null,
     createdAt: iso(e.createdAt)!,
     updatedAt: iso(e.updatedAt ?? e.createdAt)!,
   };

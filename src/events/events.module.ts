@@ -4,6 +4,7 @@ import { AdjustmentsModule } from '../adjustments/adjustments.module';
 import { TokenCipher } from '../fulfillments/platform/token-cipher';
 import { UsersModule } from '../users/users.module';
 import { VendorsModule } from '../vendors/vendors.module';
+import { EndpointNarrowing } from './endpoint-narrowing.service';
 import { EndpointSecrets } from './endpoint-secrets';
 import { EndpointSecretsRotation } from './endpoint-secrets-rotation.service';
 import { EventDeliveriesRepository } from './event-deliveries.repository';
@@ -22,6 +23,7 @@ import { SystemEndpointSecretsRepository } from './system-endpoint-secrets.repos
 import { SystemEventsRepository } from './system-events.repository';
 import { WebhookEndpoint, WebhookEndpointSchema } from './webhook-endpoint.schema';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { WebhookEndpointReplay } from './webhook-endpoint-replay.service';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhookEndpointsV1Controller } from './webhook-endpoints.v1.controller';
 import { WebhookEndpointsV2Controller } from './webhook-endpoints.v2.controller';
@@ -60,6 +62,8 @@ import { WebhookTargets } from './webhook-targets';
     EventMetrics,
     EventsService,
     WebhookEndpointsService,
+    WebhookEndpointReplay,
+    EndpointNarrowing,
     EventDispatcher,
     EventsSweeper,
   ],

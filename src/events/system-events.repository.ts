@@ -4,6 +4,7 @@ import { Model } from 'mongoose';
 import { systemQuery } from '../database/tenant-guard.plugin';
 import { EventDelivery } from './event-delivery.schema';
 import { OutboundEvent } from './outbound-event.schema';
+import { WebhookEndpoint } from './webhook-endpoint.schema';
 
 export type DueDelivery = Pick<
   EventDelivery,
@@ -15,6 +16,7 @@ export type DueDelivery = Pick<
 const FANOUT_SCAN = 'events sweeper: events a crash left before their fan-out';
 const DUE_SCAN = 'events sweeper: pending deliveries past their attempt time';
 const STATS_SCAN = 'metrics: outbound event deliveries by state';
+const NARROW_SCAN = 'start-up narrowing: webhook endpoints a merchant token may have configured';
 const PURGE_SCAN = 'events retention: events and deliveries past the 30 days kept for pollers and replay';
 
 /**
@@ -26,7 +28,29 @@ export class SystemEventsRepository {
   constructor(
     @InjectModel(OutboundEvent.name) private readonly events: Model<OutboundEvent>,
     @InjectModel(EventDelivery.name) private readonly deliveries: Model<EventDelivery>,
+    @InjectModel(WebhookEndpoint.name) private readonly endpoints: Model<WebhookEndpoint>,
   ) {}
+
+  /**
+   * Endpoints of every shop the start-up narrowing looks at (index `{eventScope, enabledEvents}`):
+   * `unscoped` ones stored before issue 28 (no `eventScope` yet), or merchant ones listing one of
+   * `types` (the types a merchant token cannot read). Each is then handled within its shop.
+   */
+  endpointsToNarrow(
+    which: 'unscoped' | { merchantListing: string[] },
+    limit: number,
+  ): Promise<Array<Pick<WebhookEndpoint, '_id' | 'shopId'>>> {
+    const filter =
+      which === 'unscoped'
+        ? { eventScope: null }
+        : { eventScope: 'merchant', enabledEvents: { $in: which.merchantListing } };
+    return this.endpoints
+      .find(filter, { _id: 1, shopId: 1 })
+      .setOptions(systemQuery(NARROW_SCAN))
+      .limit(limit)
+      .lean<Array<Pick<WebhookEndpoint, '_id' | 'shopId'>>>()
+      .exec();
+  }
 
   pendingFanout(before: Date, limit: number): Promise<Array<Pick<OutboundEvent, '_id' | 'shopId'>>> {
     return this.events

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
+import { ModelOutbox, outboxOnInsert, withOutbox } from '../audit/audit-outbox';
+import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope } from '../common/tenancy';
 import { TenantRepository } from '../database/tenant-repository';
 import { StoredSecret, WebhookEndpoint } from './webhook-endpoint.schema';
@@ -15,19 +17,30 @@ export type EndpointChanges = Partial<
 /** A shop's webhook endpoints. */
 @Injectable()
 export class WebhookEndpointsRepository extends TenantRepository<WebhookEndpoint> {
+  /** The audit outbox of endpoint documents (AuditTrail.commit). */
+  readonly outbox: ModelOutbox;
+
   constructor(@InjectModel(WebhookEndpoint.name) model: Model<WebhookEndpoint>) {
     super(model);
+    this.outbox = new ModelOutbox(model);
   }
 
   count(scope: ShopScope): Promise<number> {
     return this.countWhere(scope);
   }
 
+  /** The audit event (if any) is stored in the new document's outbox, in the same insert. */
   async create(
     scope: ShopScope,
-    data: Pick<WebhookEndpoint, '_id' | 'url' | 'description' | 'enabledEvents' | 'secrets'>,
+    data: Pick<
+      WebhookEndpoint,
+      '_id' | 'url' | 'description' | 'enabledEvents' | 'secrets' | 'createdBy' | 'eventScope'
+    >,
+    stamp: AuditStamp | null = null,
+    event: AuditRecord | null = null,
   ): Promise<WebhookEndpoint> {
-    const doc = await this.model.create({ ...data, status: 'enabled', ...this.owner(scope) });
+    const outbox = stamp && event ? outboxOnInsert(stamp, event) : {};
+    const doc = await this.model.create({ ...data, status: 'enabled', ...outbox, ...this.owner(scope) });
     return doc.toObject() as WebhookEndpoint;
   }
 
@@ -60,19 +73,58 @@ export class WebhookEndpointsRepository extends TenantRepository<WebhookEndpoint
     return this.readPart(tag, scope, {}, undefined, NEWEST);
   }
 
+  /**
+   * Sets fields of the endpoint (with the write's audit event in its outbox); null when it is gone
+   * or no longer matches `expect` (fields that must still hold what the caller read).
+   */
   update(
     scope: ShopScope,
     id: Types.ObjectId,
     set: Record<string, unknown>,
+    stamp: AuditStamp | null = null,
+    event: AuditRecord | null = null,
+    expect: Record<string, unknown> = {},
   ): Promise<WebhookEndpoint | null> {
     return this.model
-      .findOneAndUpdate(this.scoped(scope, { _id: id }), { $set: set }, { new: true })
+      .findOneAndUpdate(this.scoped(scope, { ...expect, _id: id }), withOutbox({ $set: set }, stamp, event), {
+        new: true,
+      })
       .lean<WebhookEndpoint>()
       .exec();
   }
 
-  setSecrets(scope: ShopScope, id: Types.ObjectId, secrets: StoredSecret[]): Promise<WebhookEndpoint | null> {
-    return this.update(scope, id, { secrets });
+  setSecrets(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    secrets: StoredSecret[],
+    stamp: AuditStamp | null = null,
+    event: AuditRecord | null = null,
+  ): Promise<WebhookEndpoint | null> {
+    return this.update(scope, id, { secrets }, stamp, event);
+  }
+
+  /**
+   * Claims the endpoint's next replay: sets `lastReplayAt` unless a replay happened after
+   * `notAfter` (the cooldown), in one conditional write with the replay's audit event. Null when
+   * the cooldown holds (or the endpoint is gone). A bookkeeping write: `updatedAt` stays.
+   */
+  claimReplay(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    at: Date,
+    notAfter: Date,
+    stamp: AuditStamp | null,
+    event: AuditRecord | null,
+  ): Promise<WebhookEndpoint | null> {
+    return this.model
+      .findOneAndUpdate(
+        // `$not $gt` also matches an endpoint never replayed (null or absent)
+        this.scoped(scope, { _id: id, lastReplayAt: { $not: { $gt: notAfter } } }),
+        withOutbox({ $set: { lastReplayAt: at } }, stamp, event),
+        { new: true, timestamps: false },
+      )
+      .lean<WebhookEndpoint>()
+      .exec();
   }
 
   async delete(scope: ShopScope, id: Types.ObjectId): Promise<boolean> {

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
+import { AuditTrail } from '../audit/audit-trail.service';
+import { applySet } from '../audit/audit-record';
 import { Clock } from '../common/clock/clock';
-import { NotFoundError, ValidationError } from '../common/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../common/errors';
 import { assertOutboundUrl, OutboundHttpError } from '../common/http/outbound/outbound-http';
 import { nextOffset } from '../common/pagination';
 import { toObjectId, type ShopScope } from '../common/tenancy';
@@ -9,30 +11,32 @@ import type { DeliveryDto, DeliveryListDto, DeliveryListQueryDto } from './dto/e
 import type {
   CreateWebhookEndpointDto,
   DeletedWebhookEndpointDto,
-  ReplayResultDto,
   TestEventResultDto,
   UpdateWebhookEndpointDto,
   WebhookEndpointDto,
   WebhookEndpointListDto,
   WebhookEndpointWithSecretDto,
 } from './dto/webhook-endpoint.dto';
+import { assertMerchantMay, assertMerchantMayRotate, endpointAuditView } from './endpoint-scope';
 import { EndpointSecrets } from './endpoint-secrets';
 import { EventDeliveriesRepository } from './event-deliveries.repository';
-import { EventType } from '../event-port/event-catalogue';
 import { toDeliveryResponse, toEndpointResponse } from './event.mapper';
 import { eventBody, EventsService } from './events.service';
-import { deliveryId, eventIdFor, subscribes } from '../event-port/fan-out';
+import { deliveryId, eventIdFor } from '../event-port/fan-out';
 import { OutboundEventsRepository } from './outbound-events.repository';
 import { newSigningSecret, rotateSecrets } from './webhook-signing';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
-import type { WebhookEndpoint } from './webhook-endpoint.schema';
+import type { EndpointCredential, WebhookEndpoint } from './webhook-endpoint.schema';
 import { WebhookTargets } from './webhook-targets';
 
 export const MAX_ENDPOINTS_PER_SHOP = 16;
-/** One replay re-sends at most this many events (the answer says when more matched). */
-export const REPLAY_MAX = 10_000;
+const RESOURCE = 'webhook_endpoint' as const;
 
-/** The shop's webhook endpoints (v1 shop token, V2 merchant token): one resource, two generations. */
+/**
+ * The shop's webhook endpoints (v1 shop token, V2 merchant token): one resource, two generations.
+ * Every write is in the audit trail (never a secret); what a merchant token may subscribe an
+ * endpoint to is limited to what it reads (endpoint-scope.ts). Replay: WebhookEndpointReplay.
+ */
 @Injectable()
 export class WebhookEndpointsService {
   constructor(
@@ -43,20 +47,43 @@ export class WebhookEndpointsService {
     private readonly secrets: EndpointSecrets,
     private readonly targets: WebhookTargets,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail,
   ) {}
 
-  async create(scope: ShopScope, dto: CreateWebhookEndpointDto): Promise<WebhookEndpointWithSecretDto> {
+  /** `credential`: the kind of token asking (a merchant's endpoint receives only what it reads). */
+  async create(
+    scope: ShopScope,
+    credential: EndpointCredential,
+    dto: CreateWebhookEndpointDto,
+  ): Promise<WebhookEndpointWithSecretDto> {
+    const enabledEvents = normalEvents(dto.enabledEvents);
+    if (credential === 'merchant') assertMerchantMay(enabledEvents, 'requested');
     const url = await this.checkedUrl(dto.url);
     if ((await this.endpoints.count(scope)) >= MAX_ENDPOINTS_PER_SHOP)
       throw new ValidationError(`A shop can have at most ${MAX_ENDPOINTS_PER_SHOP} webhook endpoints`);
     const secret = newSigningSecret();
-    const created = await this.endpoints.create(scope, {
+    const data = {
       _id: new Types.ObjectId(),
       url,
       description: dto.description ?? null,
-      enabledEvents: normalEvents(dto.enabledEvents),
-      secrets: this.secrets.seal(scope, [{ secret, createdAt: this.clock.now(), expiresAt: null }]),
+      enabledEvents,
+      createdBy: credential,
+      eventScope: credential,
+    };
+    const stamp = this.audit.begin();
+    const event = this.audit.created(scope, stamp, 'webhook_endpoint.create', res(data._id), {
+      ...endpointAuditView({ ...data, status: 'enabled' }),
     });
+    const created = await this.endpoints.create(
+      scope,
+      {
+        ...data,
+        secrets: this.secrets.seal(scope, [{ secret, createdAt: this.clock.now(), expiresAt: null }]),
+      },
+      stamp,
+      event,
+    );
+    await this.audit.commit(scope, this.endpoints.outbox, stamp, [event], 'all');
     return { ...toEndpointResponse(created), secret };
   }
 
@@ -69,35 +96,110 @@ export class WebhookEndpointsService {
     return toEndpointResponse(await this.load(scope, id));
   }
 
-  async update(scope: ShopScope, id: string, dto: UpdateWebhookEndpointDto): Promise<WebhookEndpointDto> {
+  /**
+   * A merchant token that sets the URL or the event types makes the endpoint its own (`eventScope`
+   * merchant: only what a merchant reads) and is refused (403) when those types include others; a
+   * shop token that sets the event types makes it the shop's again. Description and status change
+   * nothing about what it receives.
+   */
+  async update(
+    scope: ShopScope,
+    credential: EndpointCredential,
+    id: string,
+    dto: UpdateWebhookEndpointDto,
+  ): Promise<WebhookEndpointDto> {
     const current = await this.load(scope, id);
     const set: Record<string, unknown> = {};
+    if (dto.enabledEvents !== undefined) set.enabledEvents = normalEvents(dto.enabledEvents);
+    if (credential === 'merchant' && (dto.url !== undefined || dto.enabledEvents !== undefined)) {
+      assertMerchantMay(
+        (set.enabledEvents as string[] | undefined) ?? current.enabledEvents,
+        dto.enabledEvents !== undefined ? 'requested' : 'kept',
+      );
+      set.eventScope = 'merchant';
+    }
+    if (credential === 'shop' && dto.enabledEvents !== undefined) set.eventScope = 'shop';
     if (dto.url !== undefined) set.url = await this.checkedUrl(dto.url);
     if (dto.description !== undefined) set.description = dto.description;
-    if (dto.enabledEvents !== undefined) set.enabledEvents = normalEvents(dto.enabledEvents);
     if (dto.status === 'enabled')
       Object.assign(set, { status: 'enabled', disabledReason: null, failingSince: null });
     if (dto.status === 'disabled')
       Object.assign(set, { status: 'disabled', disabledReason: 'Disabled by the shop' });
     if (Object.keys(set).length === 0) return toEndpointResponse(current);
-    const updated = await this.endpoints.update(scope, current._id, set);
-    if (!updated) throw new NotFoundError('Webhook endpoint');
+    const stamp = this.audit.begin();
+    const before = endpointAuditView(current);
+    const event = this.audit.changed(
+      scope,
+      stamp,
+      'webhook_endpoint.update',
+      res(current._id),
+      before,
+      endpointAuditView(applySet(before, set) as Partial<WebhookEndpoint>),
+    );
+    // Widening to the shop's scope holds only for the URL the shop saw (a merchant may have moved it).
+    const expect = set.eventScope === 'shop' ? { url: current.url } : {};
+    const updated = await this.endpoints.update(scope, current._id, set, stamp, event, expect);
+    if (!updated) {
+      if (await this.endpoints.findById(scope, current._id))
+        throw new ConflictError('The endpoint was changed meanwhile; read it again and repeat the change');
+      throw new NotFoundError('Webhook endpoint');
+    }
+    await this.audit.commit(scope, this.endpoints.outbox, stamp, [event], [updated._id]);
     return toEndpointResponse(updated);
   }
 
   async remove(scope: ShopScope, id: string): Promise<DeletedWebhookEndpointDto> {
     const current = await this.load(scope, id);
-    if (!(await this.endpoints.delete(scope, current._id))) throw new NotFoundError('Webhook endpoint');
+    const pending = await this.audit.intendDelete(
+      scope,
+      this.audit.begin(),
+      'webhook_endpoint.delete',
+      res(current._id),
+      endpointAuditView(current),
+      'webhook_endpoints',
+    );
+    const deleted = await this.endpoints.delete(scope, current._id);
+    await this.audit.finishDelete(scope, pending, deleted);
+    if (!deleted) throw new NotFoundError('Webhook endpoint');
     return { id: String(current._id), deleted: true };
   }
 
   /** A new secret; the old one keeps signing (a second signature) for 24 h. */
-  async rotateSecret(scope: ShopScope, id: string): Promise<WebhookEndpointWithSecretDto> {
+  async rotateSecret(
+    scope: ShopScope,
+    credential: EndpointCredential,
+    id: string,
+  ): Promise<WebhookEndpointWithSecretDto> {
     const current = await this.load(scope, id);
+    if (credential === 'merchant') assertMerchantMayRotate(current);
     const secret = newSigningSecret();
-    const rotated = rotateSecrets(this.secrets.reveal(scope, current), secret, this.clock.now());
-    const updated = await this.endpoints.setSecrets(scope, current._id, this.secrets.seal(scope, rotated));
+    const now = this.clock.now();
+    const rotated = rotateSecrets(this.secrets.reveal(scope, current), secret, now);
+    // rotateSecrets puts the new secret first and the one it replaces, now expiring, second
+    const previous = rotated[1] ?? null;
+    const stamp = this.audit.begin();
+    // Dates only: what changed is a secret, which never enters the trail.
+    const event = this.audit.changed(
+      scope,
+      stamp,
+      'webhook_endpoint.rotate_secret',
+      res(current._id),
+      {},
+      {},
+      {
+        before: { secretCreatedAt: current.secrets?.find((x) => !x.expiresAt)?.createdAt ?? null },
+        after: { secretCreatedAt: now, previousSecretExpiresAt: previous?.expiresAt ?? null },
+      },
+    );
+    const updated = await this.endpoints.setSecrets(
+      scope,
+      current._id,
+      this.secrets.seal(scope, rotated),
+      stamp,
+      event,
+    );
     if (!updated) throw new NotFoundError('Webhook endpoint');
+    await this.audit.commit(scope, this.endpoints.outbox, stamp, [event], [updated._id]);
     return { ...toEndpointResponse(updated), secret };
   }
 
@@ -117,36 +219,6 @@ export class WebhookEndpointsService {
     ]);
     await this.outbound.fanOut(scope, [draft], endpoint);
     return { eventId, deliveryId: String(deliveryId(eventId, endpoint._id)) };
-  }
-
-  /** Re-sends every event since `since` (within the 30 days kept) that the endpoint subscribes to. */
-  async replay(scope: ShopScope, id: string, since: string): Promise<ReplayResultDto> {
-    const endpoint = await this.load(scope, id);
-    const at = Date.parse(since);
-    if (Number.isNaN(at))
-      throw new ValidationError('since must be an ISO 8601 date-time', {
-        fields: { since: ['must be an ISO 8601 date-time'] },
-      });
-    const window = this.outbound.window(new Date(at).toISOString());
-    const found = await this.events.since(scope, window.$gte, REPLAY_MAX + 1);
-    const events = found
-      .slice(0, REPLAY_MAX)
-      .filter((e) => subscribes({ ...endpoint, status: 'enabled' }, e.type as EventType));
-    const rows = events.map((e) => ({
-      _id: deliveryId(e._id, endpoint._id),
-      endpointId: endpoint._id,
-      eventId: e._id,
-      eventType: e.type,
-    }));
-    const now = this.clock.now();
-    await this.deliveries.insert(scope, rows, now);
-    await this.deliveries.restartMany(
-      scope,
-      rows.map((r) => r._id),
-      now,
-    );
-    await this.outbound.enqueue(scope, rows);
-    return { replayed: rows.length, truncated: found.length > REPLAY_MAX };
   }
 
   async listDeliveries(scope: ShopScope, id: string, q: DeliveryListQueryDto): Promise<DeliveryListDto> {
@@ -176,7 +248,7 @@ export class WebhookEndpointsService {
     return toDeliveryResponse(restarted);
   }
 
-  private async load(scope: ShopScope, id: string): Promise<WebhookEndpoint> {
+  async load(scope: ShopScope, id: string): Promise<WebhookEndpoint> {
     const found = await this.endpoints.findById(scope, id);
     if (!found) throw new NotFoundError('Webhook endpoint');
     return found;
@@ -195,6 +267,8 @@ export class WebhookEndpointsService {
     }
   }
 }
+
+const res = (id: Types.ObjectId) => ({ type: RESOURCE, id });
 
 /** `*` alone stands for everything; otherwise the listed types in catalogue order. */
 function normalEvents(list: string[] | undefined): string[] {

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Scope, V1Auth } from '../common/auth/auth.decorators';
+import { rateLimitedResponse, Scope, V1Auth } from '../common/auth/auth.decorators';
 import { ApiV1Errors, notFound } from '../common/http/api-errors.decorator';
 import { ObjectIdParam } from '../common/http/params';
 import { OffsetPageQueryDto } from '../common/pagination';
@@ -17,6 +17,7 @@ import {
   WebhookEndpointListDto,
   WebhookEndpointWithSecretDto,
 } from './dto/webhook-endpoint.dto';
+import { WebhookEndpointReplay } from './webhook-endpoint-replay.service';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 
 export const ENDPOINT_ID = ['endpointId', '6750a1b2c3d4e5f6a7b8c9d0', 'Webhook endpoint id'] as const;
@@ -24,13 +25,17 @@ export const NOT_FOUND = notFound('Webhook endpoint');
 export const CREATE_DESCRIPTION =
   'Registers a URL for outbound events (Standard Webhooks). The signing secret (`whsec_…`) is in this ' +
   'answer only. At most 16 endpoints per shop (422 beyond). The URL must pass the outbound guard: ' +
-  '`https://` and public addresses in production (422 otherwise, with the reason).';
+  '`https://` and public addresses in production (422 otherwise, with the reason). Every create, change, ' +
+  'delete, secret rotation and replay is in the audit trail (`resourceType=webhook_endpoint`), never a secret.';
 
 @ApiTags('Events')
 @V1Auth('shop')
 @Controller('v1/webhook-endpoints')
 export class WebhookEndpointsV1Controller {
-  constructor(private readonly endpoints: WebhookEndpointsService) {}
+  constructor(
+    private readonly endpoints: WebhookEndpointsService,
+    private readonly replays: WebhookEndpointReplay,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -45,7 +50,7 @@ export class WebhookEndpointsV1Controller {
     @Scope() scope: ShopScope,
     @Body() body: CreateWebhookEndpointDto,
   ): Promise<WebhookEndpointWithSecretDto> {
-    return this.endpoints.create(scope, body);
+    return this.endpoints.create(scope, 'shop', body);
   }
 
   @Get()
@@ -75,13 +80,13 @@ export class WebhookEndpointsV1Controller {
   })
   @ObjectIdParam(...ENDPOINT_ID)
   @ApiOkResponse({ type: WebhookEndpointDto })
-  @ApiV1Errors(400, NOT_FOUND, 422)
+  @ApiV1Errors(400, NOT_FOUND, 409, 422)
   update(
     @Scope() scope: ShopScope,
     @Param('endpointId') id: string,
     @Body() body: UpdateWebhookEndpointDto,
   ): Promise<WebhookEndpointDto> {
-    return this.endpoints.update(scope, id, body);
+    return this.endpoints.update(scope, 'shop', id, body);
   }
 
   @Delete(':endpointId')
@@ -109,7 +114,7 @@ export class WebhookEndpointsV1Controller {
   @ApiOkResponse({ type: WebhookEndpointWithSecretDto })
   @ApiV1Errors(NOT_FOUND)
   rotate(@Scope() scope: ShopScope, @Param('endpointId') id: string): Promise<WebhookEndpointWithSecretDto> {
-    return this.endpoints.rotateSecret(scope, id);
+    return this.endpoints.rotateSecret(scope, 'shop', id);
   }
 
   @Post(':endpointId/test')
@@ -129,17 +134,26 @@ export class WebhookEndpointsV1Controller {
     summary: 'Re-send every matching event since a time',
     description:
       'Every event of the last 30 days created at or after `since` that the endpoint subscribes to is delivered ' +
-      'again, with its original `webhook-id` and body (receivers deduplicate on `webhook-id`).',
+      'again, with its original `webhook-id` and body (receivers deduplicate on `webhook-id`), at most 10,000 ' +
+      'per call (`truncated`). Events this endpoint already received (its delivery succeeded) are skipped ' +
+      'unless `includeDelivered` is true. One replay per endpoint per WEBHOOK_REPLAY_COOLDOWN_SECONDS ' +
+      '(default 300): 429 with Retry-After inside it.',
   })
   @ObjectIdParam(...ENDPOINT_ID)
   @ApiOkResponse({ type: ReplayResultDto })
   @ApiV1Errors(400, NOT_FOUND, 422)
+  @rateLimitedResponse(
+    'v1',
+    'This endpoint was replayed within the cooldown (WEBHOOK_REPLAY_COOLDOWN_SECONDS), or the rate limit of ' +
+      'the credential (100 requests a minute) was exceeded; see Retry-After',
+    'This endpoint was replayed less than 300 s ago: one replay per endpoint per 300 s; retry in 42 s',
+  )
   replay(
     @Scope() scope: ShopScope,
     @Param('endpointId') id: string,
     @Body() body: ReplayEventsDto,
   ): Promise<ReplayResultDto> {
-    return this.endpoints.replay(scope, id, body.since);
+    return this.replays.replay(scope, id, body);
   }
 
   @Get(':endpointId/deliveries')

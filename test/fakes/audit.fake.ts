@@ -1,5 +1,10 @@
 import { Types } from 'mongoose';
-import type { AuditEventsRepository, AuditIntentsRepository } from '../../src/audit/audit-events.repository';
+import type { AuditEvent } from '../../src/audit/audit-event.schema';
+import type {
+  AuditEventFilter,
+  AuditEventsRepository,
+  AuditIntentsRepository,
+} from '../../src/audit/audit-events.repository';
 import type { AuditOutbox, AuditOutboxFields } from '../../src/audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../../src/audit/audit-record';
 import { AuditRepairStore, PendingOutbox, StaleDeletion } from '../../src/audit/audit-repair.service';
@@ -82,7 +87,7 @@ export class FakeOutbox implements AuditOutbox {
 }
 
 /** `audit_events`: append-only, the `_id` index refusing a second copy. */
-export class FakeAuditEvents implements Pick<AuditEventsRepository, 'store'> {
+export class FakeAuditEvents implements Pick<AuditEventsRepository, 'store' | 'page'> {
   readonly events = new Map<string, AuditRecord>();
   /** Insert attempts refused as duplicates (an event copied twice). */
   duplicates = 0;
@@ -91,6 +96,28 @@ export class FakeAuditEvents implements Pick<AuditEventsRepository, 'store'> {
 
   async store(scope: ShopScope, records: AuditRecord[]): Promise<void> {
     this.insert(records.filter((r) => String(r.shopId) === scope.shopId));
+  }
+
+  /** The facet filter of the real repository (every given facet must be on the event), newest first. */
+  async page(
+    scope: ShopScope,
+    filter: AuditEventFilter,
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; items: AuditEvent[] }> {
+    const facets = [
+      filter.resourceType && `t:${filter.resourceType}`,
+      filter.resourceId && `r:${filter.resourceId}`,
+      filter.action && `a:${filter.action}`,
+      filter.actorKind && `k:${filter.actorKind}`,
+      filter.actorId && `u:${filter.actorId}`,
+    ].filter((x): x is string => !!x);
+    const hits = [...this.events.values()]
+      .filter((e) => String(e.shopId) === scope.shopId && facets.every((f) => e.facets.includes(f)))
+      .sort((a, b) => b.at.getTime() - a.at.getTime());
+    return {
+      total: hits.length,
+      items: hits.slice(page.offset, page.offset + page.limit) as unknown as AuditEvent[],
+    };
   }
 
   insert(records: AuditRecord[]): void {

@@ -128,6 +128,9 @@ export class DispatchBench {
       disabledReason: null,
       secrets: this.secrets.seal(scope, [{ secret: newSigningSecret(), createdAt: now, expiresAt: null }]),
       failingSince: null,
+      createdBy: 'shop',
+      eventScope: 'shop',
+      lastReplayAt: null,
       createdAt: now,
       updatedAt: now,
     });

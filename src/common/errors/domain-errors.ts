@@ -52,8 +52,11 @@ export class UnauthorizedError extends DomainError {
 }
 
 export class ForbiddenError extends DomainError {
-  constructor(message = 'This credential is not allowed to use this endpoint') {
-    super(403, 'FORBIDDEN', message);
+  constructor(
+    message = 'This credential is not allowed to use this endpoint',
+    details?: Record<string, unknown>,
+  ) {
+    super(403, 'FORBIDDEN', message, details);
   }
 }
 

@@ -4,14 +4,20 @@ import {
   ArrayMinSize,
   ArrayUnique,
   IsArray,
+  IsBoolean,
   IsIn,
   IsOptional,
   IsString,
   MaxLength,
   MinLength,
 } from 'class-validator';
-import { ENDPOINT_STATES, type EndpointState } from '../webhook-endpoint.schema';
-import { SUBSCRIBABLE } from '../../event-port/event-catalogue';
+import {
+  ENDPOINT_CREDENTIALS,
+  ENDPOINT_STATES,
+  type EndpointCredential,
+  type EndpointState,
+} from '../webhook-endpoint.schema';
+import { MERCHANT_EVENT_TYPES, SUBSCRIBABLE } from '../../event-port/event-catalogue';
 
 const URL_DOC = {
   description:
@@ -21,7 +27,10 @@ const URL_DOC = {
   maxLength: 2048,
 };
 const EVENTS_DOC = {
-  description: '`["*"]` for every event type, or the types to receive (default `["*"]`).',
+  description:
+    '`["*"]` for every event type, or the types to receive (default `["*"]`). With a merchant token only ' +
+    `the types of what a merchant token reads (${MERCHANT_EVENT_TYPES.filter((t) => t !== 'ping').join(', ')}); ` +
+    'any other → 403 FORBIDDEN naming them (`details.refused`), and its `*` means those types only.',
   enum: SUBSCRIBABLE,
   isArray: true,
   minItems: 1,
@@ -98,6 +107,22 @@ export class WebhookEndpointDto {
     example: null,
   })
   disabledReason!: string | null;
+  @ApiProperty({
+    enum: ENDPOINT_CREDENTIALS,
+    example: 'shop',
+    description:
+      '`merchant` once a merchant token created it or set its URL or event types: it then receives only events ' +
+      'of what a merchant token reads (vendors, portal users, payout adjustments), whatever `enabledEvents` ' +
+      'says. `shop` again when a shop token sets its `enabledEvents`.',
+  })
+  eventScope!: EndpointCredential;
+  @ApiProperty({
+    enum: ENDPOINT_CREDENTIALS,
+    nullable: true,
+    example: 'shop',
+    description: 'The kind of token that created it; null for endpoints created before this was recorded',
+  })
+  createdBy!: EndpointCredential | null;
   @ApiProperty({ type: String, format: 'date-time', example: '2026-11-25T10:00:00.000Z' }) createdAt!: string;
   @ApiProperty({ type: String, format: 'date-time', example: '2026-11-25T10:00:00.000Z' }) updatedAt!: string;
 }
@@ -133,10 +158,27 @@ export class ReplayEventsDto {
   @IsString()
   @MaxLength(40)
   since!: string;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    default: false,
+    description:
+      'Also re-send the events this endpoint already received (its delivery succeeded); by default they are skipped',
+  })
+  @IsOptional()
+  @IsBoolean()
+  includeDelivered?: boolean;
 }
 
 export class ReplayResultDto {
   @ApiProperty({ type: Number, description: 'Deliveries (re)started', example: 12 }) replayed!: number;
+  @ApiProperty({
+    type: Number,
+    description:
+      'Matching events not sent because this endpoint already received them (0 with `includeDelivered`)',
+    example: 3,
+  })
+  skippedDelivered!: number;
   @ApiProperty({
     description:
       'True when more events matched than one replay sends (10,000): replay again from the last one',
