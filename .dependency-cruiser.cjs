@@ -120,6 +120,27 @@ module.exports = {
       to: { path: any(['refunds', 'payouts', 'statements', 'transfers']) },
     },
     {
+      name: 'store-quirks-stay-in-the-database-layer',
+      severity: 'error',
+      comment:
+        'Store fragments (combined-read parts, page floors, store ranges, raw-document reads, filter helpers) are named only in database/ and in repositories (*.repository.ts, their *-queries.ts and *.schema.ts): no service, port or controller sees one.',
+      from: {
+        path: '^src/',
+        pathNot: [
+          '^src/database/',
+          '\\.repository\\.ts$',
+          '-queries\\.ts$',
+          '\\.schema\\.ts$',
+          '\\.module\\.ts$',
+          '^src/app\\.factory\\.ts$',
+        ],
+      },
+      to: {
+        path: '^src/database/',
+        pathNot: '^src/database/(tenant-guard\\.plugin|command-observer|database\\.module)\\.ts$',
+      },
+    },
+    {
       name: 'every-folder-has-a-layer',
       severity: 'error',
       comment: 'A new folder of src/ takes its place in LAYERS before it imports anything.',

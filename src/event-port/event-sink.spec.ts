@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { FakeEventRecorder, sinkInto } from '../../test/fakes/events.fake';
-import { type FakeUnionPart, SHOP } from '../../test/fakes/fake';
+import { SHOP } from '../../test/fakes/fake';
 import { EventSink, type SourcedEvent } from './event-sink';
 import { eventIdFor } from './fan-out';
 
@@ -14,14 +14,11 @@ describe('EventSink: the endpoints read of an emit, made in the caller’s own r
   };
   const endpoint = { _id: 'we_1', enabledEvents: ['order.received'] };
 
-  it('offers the recorder’s endpoints part, and hands the rows read with it to the recorder', async () => {
+  it('records while a recorder is registered, and hands the endpoints the caller read to it', async () => {
     const recorder = new FakeEventRecorder();
-    recorder.endpoints = [endpoint];
     const sink = sinkInto(recorder);
-    const part = sink.endpointsPart(SHOP) as FakeUnionPart;
-    expect(part).not.toBeNull();
-    const rows = part.rows();
-    expect(rows).toEqual([endpoint]);
+    expect(sink.recording).toBe(true);
+    const rows = [endpoint];
 
     expect(await sink.emit(SHOP, [event], rows)).toBe(true);
     expect(recorder.endpointsGiven).toEqual([[endpoint]]);
@@ -40,9 +37,9 @@ describe('EventSink: the endpoints read of an emit, made in the caller’s own r
     expect(recorder.endpointsGiven).toEqual([undefined]);
   });
 
-  it('offers no part, and records nothing, without an events module in the process', async () => {
+  it('is not recording, and records nothing, without an events module in the process', async () => {
     const sink = new EventSink();
-    expect(sink.endpointsPart(SHOP)).toBeNull();
+    expect(sink.recording).toBe(false);
     expect(await sink.emit(SHOP, [event], [])).toBe(false);
   });
 });

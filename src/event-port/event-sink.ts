@@ -1,12 +1,11 @@
 import { Injectable, Logger, Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
 import { OperationContexts } from '../common/context/operation-context';
 import type { ShopScope } from '../common/tenancy';
-import type { UnionPart } from '../database/read-together';
 import type { EventType } from './event-catalogue';
+import { EndpointReadsRepository } from './endpoint-reads.repository';
 import { eventIdFor } from './fan-out';
-
-/** The tag of the endpoints part of a caller's combined read (EventSink.endpointsPart). */
-const ENDPOINTS_PART = 'webhookEndpoints';
+import { WebhookEndpoint, WebhookEndpointSchema } from './webhook-endpoint.schema';
 
 /** An event a feature reports: a source key (hashed into the event id), type, time, `data.object`. */
 export interface SourcedEvent {
@@ -31,15 +30,13 @@ export interface EventFinisher {
 }
 
 export interface EventRecorder {
-  /** `endpoints`: the shop's endpoints as the caller read them (`endpointsPart`); else read here. */
+  /** `endpoints`: the shop's endpoints as the caller read them (EndpointReadsRepository); else read here. */
   record(
     scope: ShopScope,
     drafts: Array<{ id: string; type: EventType; createdAt: Date; object: Record<string, unknown> }>,
     durability: 'sweeper',
     endpoints?: Array<Record<string, unknown>>,
   ): Promise<void>;
-  /** The shop's endpoints as a part of a caller's combined read (database/read-together.ts). */
-  endpointsPart(scope: ShopScope, tag: string): UnionPart;
   /** Which of these event ids are stored (one indexed read). */
   storedIds(scope: ShopScope, ids: string[]): Promise<Set<string>>;
 }
@@ -78,18 +75,18 @@ export class EventSink {
   }
 
   /**
-   * The endpoints read of a coming `emit`, as a part of the caller's own combined read
-   * (database/read-together.ts): the caller hands the part's rows to `emit`, which then does not
-   * read them (ingestion: one round trip less per order). Null: no events module in this process.
+   * Whether events are recorded in this process (an events module registered its recorder). A
+   * caller reads the endpoints of a coming `emit` along with its own reads only then
+   * (EndpointReadsRepository): `emit` then does not read them (ingestion: one round trip less).
    */
-  endpointsPart(scope: ShopScope): UnionPart | null {
-    return this.recorder ? this.recorder.endpointsPart(scope, ENDPOINTS_PART) : null;
+  get recording(): boolean {
+    return this.recorder !== null;
   }
 
   /**
    * Records the events (then runs the watchers). True when they are recorded: only then may the
    * caller clear its source's pending-event marker; otherwise the sweeper's finisher records them.
-   * `endpoints`: the rows of `endpointsPart`, read by the caller before the change it reports (an
+   * `endpoints`: the shop's endpoints (EndpointReadsRepository), read by the caller before the change it reports (an
    * endpoint created after that read gets only later events, as after a read made here).
    */
   async emit(
@@ -163,5 +160,9 @@ export class EventSink {
 }
 
 /** Imported by every emitting feature and by EventsModule; one instance per process (Nest modules are singletons). */
-@Module({ providers: [EventSink], exports: [EventSink] })
+@Module({
+  imports: [MongooseModule.forFeature([{ name: WebhookEndpoint.name, schema: WebhookEndpointSchema }])],
+  providers: [EventSink, EndpointReadsRepository],
+  exports: [EventSink, EndpointReadsRepository],
+})
 export class EventSinkModule {}

@@ -7,7 +7,7 @@ import { asReal, FixedClock, matchesAll, SHOP } from '../../test/fakes/fake';
 import { EndpointNarrowing } from './endpoint-narrowing.service';
 import type { SystemEventsRepository } from './system-events.repository';
 import type { WebhookEndpointsRepository } from './webhook-endpoints.repository';
-import type { WebhookEndpoint } from './webhook-endpoint.schema';
+import type { WebhookEndpoint } from '../event-port/webhook-endpoint.schema';
 
 type Doc = WebhookEndpoint & Record<string, unknown>;
 /** What a lean read returns: a copy (ids stay ObjectIds). */

@@ -7,7 +7,7 @@ import { EVENT_TYPES } from '../event-port/event-catalogue';
 import { endpointAuditView, narrowForMerchant, unreadableByMerchant } from './endpoint-scope';
 import { SystemEventsRepository } from './system-events.repository';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
-import type { WebhookEndpoint } from './webhook-endpoint.schema';
+import type { WebhookEndpoint } from '../event-port/webhook-endpoint.schema';
 
 const BATCH = 200;
 const MAX_ROUNDS = 50;

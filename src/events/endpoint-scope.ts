@@ -1,6 +1,6 @@
 import { ForbiddenError } from '../common/errors';
 import { MERCHANT_EVENT_TYPES, merchantReads, SUBSCRIBABLE } from '../event-port/event-catalogue';
-import type { EndpointCredential, WebhookEndpoint } from './webhook-endpoint.schema';
+import type { EndpointCredential, WebhookEndpoint } from '../event-port/webhook-endpoint.schema';
 
 /**
  * What a credential may subscribe a webhook endpoint to (issue 28, finding 9). A merchant token

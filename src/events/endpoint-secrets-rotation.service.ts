@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { DataCipher } from '../common/secrets/data-cipher';
-import type { StoredSecret } from './webhook-endpoint.schema';
+import type { StoredSecret } from '../event-port/webhook-endpoint.schema';
 import { SealedEndpointSecrets, SystemEndpointSecretsRepository } from './system-endpoint-secrets.repository';
 
 /** Endpoints read per page by the rotation. */

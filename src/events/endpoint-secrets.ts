@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TokenCipher } from '../fulfillments/platform/token-cipher';
 import type { ShopScope } from '../common/tenancy';
-import type { StoredSecret, WebhookEndpoint } from './webhook-endpoint.schema';
+import type { StoredSecret, WebhookEndpoint } from '../event-port/webhook-endpoint.schema';
 import type { SigningSecret } from './webhook-signing';
 
 /** The secrets an attempt signs with, or why it must not be sent. */

@@ -19,7 +19,7 @@ import { MicroBatch } from './micro-batch';
 import type { OutboundEvent } from './outbound-event.schema';
 import { afterAttempt } from './retry-schedule';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
-import type { WebhookEndpoint } from './webhook-endpoint.schema';
+import type { WebhookEndpoint } from '../event-port/webhook-endpoint.schema';
 import { signDelivery } from './webhook-signing';
 import { DELIVERY_TIMEOUT_MS, WebhookTargets } from './webhook-targets';
 

@@ -2,7 +2,7 @@ import type { DeliveryDto, EventDto } from './dto/event.dto';
 import type { WebhookEndpointDto } from './dto/webhook-endpoint.dto';
 import type { EventDelivery } from './event-delivery.schema';
 import type { OutboundEvent } from './outbound-event.schema';
-import type { WebhookEndpoint } from './webhook-endpoint.schema';
+import type { WebhookEndpoint } from '../event-port/webhook-endpoint.schema';
 
 const iso = (d: Date | string | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
 

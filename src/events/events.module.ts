@@ -21,7 +21,7 @@ import { OutboundEvent, OutboundEventSchema } from './outbound-event.schema';
 import { OutboundEventsRepository } from './outbound-events.repository';
 import { SystemEndpointSecretsRepository } from './system-endpoint-secrets.repository';
 import { SystemEventsRepository } from './system-events.repository';
-import { WebhookEndpoint, WebhookEndpointSchema } from './webhook-endpoint.schema';
+import { WebhookEndpoint, WebhookEndpointSchema } from '../event-port/webhook-endpoint.schema';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookEndpointReplay } from './webhook-endpoint-replay.service';
 import { WebhookEndpointsService } from './webhook-endpoints.service';

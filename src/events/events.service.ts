@@ -5,7 +5,6 @@ import type { Types } from 'mongoose';
 import { AuditRelays } from '../audit/audit-relays';
 import type { AuditRecord } from '../audit/audit-record';
 import { Clock } from '../common/clock/clock';
-import type { UnionPart } from '../database/read-together';
 import { NotFoundError } from '../common/errors';
 import { nextOffset } from '../common/pagination';
 import { shopScope, type ShopScope } from '../common/tenancy';
@@ -20,7 +19,7 @@ import { deliveryId, eventIdFor, matchingEndpoints } from '../event-port/fan-out
 import { OutboundEventsRepository } from './outbound-events.repository';
 import type { OutboundEvent } from './outbound-event.schema';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
-import type { WebhookEndpoint } from './webhook-endpoint.schema';
+import type { WebhookEndpoint } from '../event-port/webhook-endpoint.schema';
 
 /** Events older than this are not listed (GET /v1/events, replay): the retention of the catalogue. */
 export const EVENT_WINDOW_MS = 30 * 24 * 3600 * 1000;
@@ -102,7 +101,7 @@ export class EventsService implements OnModuleInit {
     // The endpoints first: an event no endpoint subscribes to is stored without a pending fan-out,
     // so recording it is two commands (this read and the insert) instead of four. An endpoint
     // created after this read gets only later events (as it would a moment later).
-    // `known`: read by the caller in its own combined read (EventSink.endpointsPart), just before.
+    // `known`: read by the caller in its own combined read (event-port/endpoint-reads.repository.ts), just before.
     const endpoints = known ? (known as unknown as WebhookEndpoint[]) : await this.endpoints.all(scope);
     const targeted = drafts.some((d) => matchingEndpoints(endpoints, d.type).length > 0);
     const pendingAt = durability === 'sweeper' && targeted ? this.clock.now() : null;
@@ -123,10 +122,6 @@ export class EventsService implements OnModuleInit {
         scope,
         drafts.map((d) => d.id),
       );
-  }
-
-  endpointsPart(scope: ShopScope, tag: string): UnionPart {
-    return this.endpoints.allPart(tag, scope);
   }
 
   /** One delivery per event and matching endpoint, each queued for its first attempt. */

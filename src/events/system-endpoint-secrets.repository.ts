@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { systemQuery } from '../database/tenant-guard.plugin';
-import { StoredSecret, WebhookEndpoint } from './webhook-endpoint.schema';
+import { StoredSecret, WebhookEndpoint } from '../event-port/webhook-endpoint.schema';
 
 /** One endpoint's sealed signing secrets, as `secrets:rotate` reads them. */
 export type SealedEndpointSecrets = Pick<WebhookEndpoint, '_id' | 'shopId' | 'secrets' | 'updatedAt'>;

@@ -4,7 +4,7 @@ import { Model } from 'mongoose';
 import { systemQuery } from '../database/tenant-guard.plugin';
 import { EventDelivery } from './event-delivery.schema';
 import { OutboundEvent } from './outbound-event.schema';
-import { WebhookEndpoint } from './webhook-endpoint.schema';
+import { WebhookEndpoint } from '../event-port/webhook-endpoint.schema';
 
 export type DueDelivery = Pick<
   EventDelivery,

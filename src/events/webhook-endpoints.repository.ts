@@ -5,8 +5,7 @@ import { ModelOutbox, outboxOnInsert, withOutbox } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope } from '../common/tenancy';
 import { TenantRepository } from '../database/tenant-repository';
-import { StoredSecret, WebhookEndpoint } from './webhook-endpoint.schema';
-import type { UnionPart } from '../database/read-together';
+import { StoredSecret, WebhookEndpoint } from '../event-port/webhook-endpoint.schema';
 
 const NEWEST = { createdAt: -1, _id: -1 } as const;
 
@@ -66,11 +65,6 @@ export class WebhookEndpointsRepository extends TenantRepository<WebhookEndpoint
   /** Every endpoint of the shop (at most 16): the fan-out reads them once per write. */
   all(scope: ShopScope): Promise<WebhookEndpoint[]> {
     return this.model.find(this.scoped(scope)).sort(NEWEST).lean<WebhookEndpoint[]>().exec();
-  }
-
-  /** The same endpoints as `all`, as a part of a combined read (database/read-together.ts). */
-  allPart(tag: string, scope: ShopScope): UnionPart {
-    return this.readPart(tag, scope, {}, undefined, NEWEST);
   }
 
   /**

@@ -26,7 +26,7 @@ import { deliveryId, eventIdFor } from '../event-port/fan-out';
 import { OutboundEventsRepository } from './outbound-events.repository';
 import { newSigningSecret, rotateSecrets } from './webhook-signing';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
-import type { EndpointCredential, WebhookEndpoint } from './webhook-endpoint.schema';
+import type { EndpointCredential, WebhookEndpoint } from '../event-port/webhook-endpoint.schema';
 import { WebhookTargets } from './webhook-targets';
 
 export const MAX_ENDPOINTS_PER_SHOP = 16;

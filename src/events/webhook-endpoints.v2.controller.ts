@@ -28,7 +28,7 @@ import {
 } from './dto/webhook-endpoint.dto';
 import { CREATE_DESCRIPTION, ENDPOINT_ID, NOT_FOUND } from './webhook-endpoints.v1.controller';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
-import type { EndpointCredential } from './webhook-endpoint.schema';
+import type { EndpointCredential } from '../event-port/webhook-endpoint.schema';
 
 /** The kind of token asking (V2Auth lets only these two in). */
 const credential = (p: Principal): EndpointCredential => (p.kind === 'merchant' ? 'merchant' : 'shop');

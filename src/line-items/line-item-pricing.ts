@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
-import { SkuCommissionsRepository } from '../commissions/sku-commissions.repository';
 import type { StoredSku } from '../commissions/sku-upload';
 import {
   calculateLineItem,
@@ -12,14 +11,10 @@ import {
   resolveCommissionRate,
 } from '../common/money';
 import type { ShopScope } from '../common/tenancy';
-import { ShopsService } from '../shops/shops.service';
-import { VendorsRepository, VendorSummary } from '../vendors/vendors.repository';
+import { NotFoundError } from '../common/errors';
+import type { VendorSummary } from '../vendors/vendors.repository';
 import type { LineItem } from './line-item.schema';
-import type { UnionPart } from '../database/read-together';
-
-/** The parts of the pricing read. */
-const VENDORS = 'vendors';
-const SKUS = 'skus';
+import { PricingInputsRepository } from './pricing-inputs.repository';
 
 /** Everything a batch of line items needs besides themselves, loaded with one query per collection. */
 export interface PricingContext {
@@ -70,52 +65,40 @@ export type StoredPricingLine = Pick<
  */
 @Injectable()
 export class LineItemPricing {
-  constructor(
-    private readonly shops: ShopsService,
-    private readonly vendors: VendorsRepository,
-    private readonly skus: SkuCommissionsRepository,
-  ) {}
+  constructor(private readonly inputs: PricingInputsRepository) {}
 
   async load(scope: ShopScope, need: PricingNeed): Promise<PricingContext> {
-    return (await this.loadWith(scope, need, [])).ctx;
+    return (await this.loadWith(scope, need, { endpoints: false })).ctx;
   }
 
   /**
-   * `load`, with other collections' parts read in the same command (`also`: a caller's own reads,
-   * such as the endpoints of the event it will emit); their rows by tag.
+   * `load`, with the shop's webhook endpoints read in the same command when `endpoints` (the
+   * caller is about to emit an event: EventSink.emit takes them), else null.
    */
   async loadWith(
     scope: ShopScope,
     need: PricingNeed,
-    also: UnionPart[],
-  ): Promise<{ ctx: PricingContext; also: Map<string, Array<Record<string, unknown>>> }> {
+    also: { endpoints: boolean },
+  ): Promise<{ ctx: PricingContext; endpoints: Array<Record<string, unknown>> | null }> {
     const names = unique(need.vendorNames);
-    // One command for the three collections (database/read-together.ts): ingestion loads this once
-    // per order, and each round trip costs the client and the store about as much as the read.
-    const parts = [
-      this.vendors.namesOrIdsPart(
-        VENDORS,
-        scope,
-        names,
-        unique((need.vendorIds ?? []).map((id) => (id ? String(id) : null))),
-      ),
-      this.skus.skusPart(SKUS, scope, unique(need.skus)),
-      ...also,
-    ].filter((p): p is UnionPart => p !== null);
-    const { shop, parts: found } = await this.shops.getByIdWith(scope.shopId, parts);
-    const vendors = (found.get(VENDORS) ?? []) as unknown as VendorSummary[];
-    const skus = new Map(((found.get(SKUS) ?? []) as unknown as StoredSku[]).map((r) => [r.sku, r]));
+    const found = await this.inputs.read(scope, {
+      vendorNames: names,
+      vendorIds: unique((need.vendorIds ?? []).map((id) => (id ? String(id) : null))),
+      skus: unique(need.skus),
+      endpoints: also.endpoints,
+    });
+    if (!found) throw new NotFoundError('Shop');
     const wantedNames = new Set(names);
     const ctx: PricingContext = {
-      settings: moneySettingsFrom(shop.settings),
-      refundsWaiting: (shop.refundsWaiting ?? 0) > 0,
+      settings: moneySettingsFrom(found.shop.settings),
+      refundsWaiting: (found.shop.refundsWaiting ?? 0) > 0,
       vendorsByName: new Map(
-        vendors.filter((v) => wantedNames.has(v.vendorName)).map((v) => [v.vendorName, v]),
+        found.vendors.filter((v) => wantedNames.has(v.vendorName)).map((v) => [v.vendorName, v]),
       ),
-      vendorsById: new Map(vendors.map((v) => [String(v._id), v])),
-      skus,
+      vendorsById: new Map(found.vendors.map((v) => [String(v._id), v])),
+      skus: new Map(found.skus.map((r) => [r.sku, r])),
     };
-    return { ctx, also: found };
+    return { ctx, endpoints: found.endpoints };
   }
 }
 

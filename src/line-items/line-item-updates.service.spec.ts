@@ -15,10 +15,10 @@ import { FakeSkuCommissionsRepository, FakeVendorsRepository } from '../../test/
 import type { SkuCommissionsRepository } from '../commissions/sku-commissions.repository';
 import { ValidationError } from '../common/errors';
 import { Jobs, type SkuUpdateJobData } from '../queues/jobs';
-import type { ShopsService } from '../shops/shops.service';
-import type { VendorsRepository } from '../vendors/vendors.repository';
 import type { UpdateLineItemsDto } from './dto/line-items-update.dto';
 import { LineItemPricing } from './line-item-pricing';
+import type { PricingInputsRepository } from './pricing-inputs.repository';
+import { FakePricingInputs } from '../../test/fakes/pricing-inputs.fake';
 import { LineItemUpdatesService } from './line-item-updates.service';
 import type { LineItemsRepository } from './line-items.repository';
 import type { OrderSummaryRefresher } from './order-summary.refresher';
@@ -40,9 +40,9 @@ describe('LineItemUpdatesService (repositories faked)', () => {
     summaries = new FakeSummaries();
     queue = new FakeQueue();
     const pricing = new LineItemPricing(
-      asReal<ShopsService>(new FakeShops()),
-      asReal<VendorsRepository>(new FakeVendorsRepository()),
-      asReal<SkuCommissionsRepository>(skus),
+      asReal<PricingInputsRepository>(
+        new FakePricingInputs(new FakeShops(), new FakeVendorsRepository(), skus),
+      ),
     );
     const recalculation = new RecalculationService(
       asReal<LineItemsRepository>(lineItems),

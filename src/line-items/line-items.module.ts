@@ -10,6 +10,7 @@ import { LineItem, LineItemSchema } from './line-item.schema';
 import { LineItemEventMarkers } from './line-item-event-markers.repository';
 import { LineItemEventsFinisher } from './line-item-events.finisher';
 import { LineItemPricing } from './line-item-pricing';
+import { PricingInputsRepository } from './pricing-inputs.repository';
 import { LineItemUpdatesService } from './line-item-updates.service';
 import { LineItemsRepository } from './line-items.repository';
 import { LineItemsV1Controller } from './line-items.v1.controller';
@@ -45,6 +46,7 @@ import { BalancesModule } from '../balances/balances.module';
     LineItemEventMarkers,
     LineItemEventsFinisher,
     LineItemPricing,
+    PricingInputsRepository,
     OrderSummaryRefresher,
     OrderIngestionService,
     PlatformFulfillmentsService,

@@ -48,15 +48,14 @@ export class OrderIngestionService {
     const storedById = new Map(stored.map((l) => [l.lineItemId, l]));
     // An order's first rows will be reported (`order.received`): the endpoints that event goes to
     // are read with the pricing records, in the same command (one round trip less per new order).
-    const endpointsPart = stored.length === 0 ? (this.events?.endpointsPart(scope) ?? null) : null;
-    const { ctx, also } = await this.pricing.loadWith(
+    const { ctx, endpoints } = await this.pricing.loadWith(
       scope,
       {
         vendorNames: order.lines.map((l) => normaliseVendorName(l.vendor)),
         vendorIds: stored.map((l) => l.vendorId),
         skus: order.lines.map((l) => l.sku),
       },
-      endpointsPart ? [endpointsPart] : [],
+      { endpoints: stored.length === 0 && (this.events?.recording ?? false) },
     );
     const shares = splitShipping(
       order.shippingTotal,
@@ -214,13 +213,7 @@ export class OrderIngestionService {
       ...writes.map((w) => w.set.vendorId),
     ]);
     if (receivedAt && inserts.length > 0)
-      await this.received(
-        scope,
-        order,
-        inserts,
-        receivedAt,
-        endpointsPart ? also.get(endpointsPart.tag) : undefined,
-      );
+      await this.received(scope, order, inserts, receivedAt, endpoints ?? undefined);
     return { refundsWaiting: ctx.refundsWaiting };
   }
 

@@ -12,13 +12,12 @@ import {
 } from '../../test/fakes/line-items.fake';
 import type { JobsService } from '../jobs/jobs.service';
 import { FakeSkuCommissionsRepository, FakeVendorsRepository, vendor } from '../../test/fakes/vendors.fake';
-import type { SkuCommissionsRepository } from '../commissions/sku-commissions.repository';
 import { Jobs } from '../queues/jobs';
-import type { ShopsService } from '../shops/shops.service';
-import type { VendorsRepository } from '../vendors/vendors.repository';
 import { ConcurrentLineItemChange } from './concurrent-line-item-change';
 import type { LineItem } from './line-item.schema';
 import { LineItemPricing } from './line-item-pricing';
+import type { PricingInputsRepository } from './pricing-inputs.repository';
+import { FakePricingInputs } from '../../test/fakes/pricing-inputs.fake';
 import type { LineItemsRepository } from './line-items.repository';
 import type { OrderSummaryRefresher } from './order-summary.refresher';
 import { RECALC_JOB_SIZE, RecalculationService } from './recalculation.service';
@@ -43,9 +42,7 @@ describe('RecalculationService (repositories faked)', () => {
     queue = new FakeQueue();
     jobs = new FakeJobs();
     const pricing = new LineItemPricing(
-      asReal<ShopsService>(shops),
-      asReal<VendorsRepository>(vendors),
-      asReal<SkuCommissionsRepository>(skus),
+      asReal<PricingInputsRepository>(new FakePricingInputs(shops, vendors, skus)),
     );
     service = new RecalculationService(
       asReal<LineItemsRepository>(lineItems),

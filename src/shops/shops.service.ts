@@ -8,7 +8,6 @@ import { platformConfig, type PlatformConfig } from '../config/configuration';
 import { normaliseDomain, shopDomainProblem } from './shop-domain';
 import { Shop } from './shop.schema';
 import { ShopsRepository } from './shops.repository';
-import type { UnionPart } from '../database/read-together';
 
 export const SHOP_API_KEY_PREFIX = 'shpk_';
 
@@ -86,16 +85,6 @@ export class ShopsService {
     const shop = await this.shops.findById(shopId);
     if (!shop) throw new NotFoundError('Shop');
     return shop;
-  }
-
-  /** The shop with other collections' parts read in the same command (ShopsRepository.findByIdWith). */
-  async getByIdWith(
-    shopId: string,
-    parts: UnionPart[],
-  ): Promise<{ shop: Shop; parts: Map<string, Array<Record<string, unknown>>> }> {
-    const found = await this.shops.findByIdWith(shopId, parts);
-    if (!found.shop) throw new NotFoundError('Shop');
-    return { shop: found.shop, parts: found.parts };
   }
 
   /**

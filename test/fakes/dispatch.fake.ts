@@ -18,7 +18,7 @@ import { EventMetrics } from '../../src/events/event-metrics';
 import type { EventsService } from '../../src/events/events.service';
 import type { OutboundEvent } from '../../src/events/outbound-event.schema';
 import type { SystemEventsRepository } from '../../src/events/system-events.repository';
-import type { WebhookEndpoint } from '../../src/events/webhook-endpoint.schema';
+import type { WebhookEndpoint } from '../../src/event-port/webhook-endpoint.schema';
 import type { WebhookEndpointsRepository } from '../../src/events/webhook-endpoints.repository';
 import { newSigningSecret } from '../../src/events/webhook-signing';
 import { WebhookTargets } from '../../src/events/webhook-targets';

@@ -3,7 +3,7 @@ import type {
   SealedEndpointSecrets,
   SystemEndpointSecretsRepository,
 } from '../../src/events/system-endpoint-secrets.repository';
-import type { StoredSecret } from '../../src/events/webhook-endpoint.schema';
+import type { StoredSecret } from '../../src/event-port/webhook-endpoint.schema';
 
 /** Every shop's webhook endpoints' sealed secrets in memory, with the repository's compare-and-set. */
 export class FakeEndpointSecrets implements Pick<

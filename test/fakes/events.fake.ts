@@ -8,7 +8,6 @@ import type {
   MarkedRow,
 } from '../../src/line-items/line-item-event-markers.repository';
 import type { FakeLineItemsRepository } from './line-items.fake';
-import { fakePart, type FakeUnionPart } from './fake';
 
 export interface RecordedEvent {
   id: string;
@@ -28,8 +27,6 @@ export class FakeEventRecorder implements EventRecorder {
   readonly calls: string[][] = [];
   failing = false;
 
-  /** The shop's endpoints as `endpointsPart` reads them. */
-  endpoints: Array<Record<string, unknown>> = [];
   /** The endpoints each record call was handed (undefined: it was to read them itself). */
   readonly endpointsGiven: Array<Array<Record<string, unknown>> | undefined> = [];
 
@@ -48,10 +45,6 @@ export class FakeEventRecorder implements EventRecorder {
   async storedIds(scope: ShopScope, ids: string[]): Promise<Set<string>> {
     if (this.failing) throw new Error('the events store is unavailable');
     return new Set(ids.filter((id) => this.stored.get(id)?.shopId === scope.shopId));
-  }
-
-  endpointsPart(_scope: ShopScope, tag: string): FakeUnionPart {
-    return fakePart(tag, () => this.endpoints);
   }
 
   ofType(type: EventType): RecordedEvent[] {

@@ -72,8 +72,8 @@ export function fakePart(tag: string, rows: () => object[]): FakeUnionPart {
   };
 }
 
-/** The shop's settings as the pricing path reads them (ShopsService.getById, getByIdWith). */
-export class FakeShops implements Pick<ShopsService, 'getById' | 'getByIdWith'> {
+/** The shop's settings as the pricing path reads them (ShopsService.getById; FakePricingInputs). */
+export class FakeShops implements Pick<ShopsService, 'getById'> {
   settings: Partial<ShopSettings> = {};
   profileFields: string[] | null = null;
 
@@ -83,16 +83,6 @@ export class FakeShops implements Pick<ShopsService, 'getById' | 'getByIdWith'> 
       settings: this.settings,
       profileFields: this.profileFields,
     } as Shop;
-  }
-
-  async getByIdWith(
-    shopId: string,
-    parts: UnionPart[],
-  ): Promise<{ shop: Shop; parts: Map<string, Array<Record<string, unknown>>> }> {
-    return {
-      shop: await this.getById(shopId),
-      parts: new Map(parts.map((p) => [p.tag, (p as FakeUnionPart).rows()])),
-    };
   }
 }
 

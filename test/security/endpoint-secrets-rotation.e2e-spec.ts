@@ -5,7 +5,7 @@ import { Connection, Model, Types } from 'mongoose';
 import { Webhook } from 'standardwebhooks';
 import { secretsCommands } from '../../src/cli/secrets.commands';
 import { keyId } from '../../src/common/secrets/data-cipher';
-import { WebhookEndpoint } from '../../src/events/webhook-endpoint.schema';
+import { WebhookEndpoint } from '../../src/event-port/webhook-endpoint.schema';
 import { startApp, TestApp } from '../support/app';
 import { createShop, TestShop } from '../support/factory';
 import { Receiver } from '../support/receiver';

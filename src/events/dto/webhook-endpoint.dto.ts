@@ -16,7 +16,7 @@ import {
   ENDPOINT_STATES,
   type EndpointCredential,
   type EndpointState,
-} from '../webhook-endpoint.schema';
+} from '../../event-port/webhook-endpoint.schema';
 import { MERCHANT_EVENT_TYPES, SUBSCRIBABLE } from '../../event-port/event-catalogue';
 
 const URL_DOC = {
