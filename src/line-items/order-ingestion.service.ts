@@ -1,22 +1,42 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { Types } from 'mongoose';
 import { crashPoint } from '../common/faults/crash-point';
 import { EventSink } from '../event-port/event-sink';
 import { orderReceivedEvent } from './order-events';
 import { Clock } from '../common/clock/clock';
-import { multiplyAmount, payoutState, round2, splitShipping } from '../common/money';
 import type { ShopScope } from '../common/tenancy';
 import { normaliseVendorName } from '../vendors/vendor-policy';
 import { ConcurrentLineItemChange } from './concurrent-line-item-change';
 import type { IncomingOrder } from './incoming-order';
-import { isPayoutRow, LineItem, LineItemFulfillment } from './line-item.schema';
-import { LineItemPricing, price } from './line-item-pricing';
-import type { GuardedSet } from './line-item-views';
+import { LineItem, LineItemFulfillment } from './line-item.schema';
+import { LineItemPricing, PricingContext } from './line-item-pricing';
 import { LineItemsRepository } from './line-items.repository';
+import { PricedRows, priceRows, RecutRefunds, recutRefunds, Stamps } from './order-ingestion.steps';
 import { OrderSummaryRefresher } from './order-summary.refresher';
 import { toFulfillment } from './platform-fulfillments.service';
-import { recutRefundRows } from './refund-rows';
 import { VendorTally } from './vendor-tally.service';
+
+/*
+ * The order-ingestion job, as its steps (DESIGN §7). Before this file:
+ *  1. verify the delivery — IngestionService.receive (POST /webhooks/shopify: signature, topic, body
+ *     shape), which hands it to
+ *  2. store it — WebhookInbox.accept: WebhookDeliveriesRepository.insert, then queued by its id;
+ *  3. claim it — IngestionProcessor.handle → WebhookInbox.process: WebhookDeliveriesRepository.claim;
+ *  4. its topic — WebhookProcessingService.apply → processOrder → ingestOrder: the order's version
+ *     (OrdersRepository.insertNew, else replaceUnlessNewer; a stale version stops here).
+ * Here, OrderIngestionService.ingestOrder, one call per step:
+ *  5. readRows  6. loadPricingInputs  7. stamp (the clock)  8. priceRows  9. recutRefunds
+ *  10. writeRows  11. writeSummaries  12. settleTally  13. emitReceived (`order.received`).
+ * Steps 8 and 9 are pure (order-ingestion.steps.ts); the others are this class's, below in order.
+ * After it: the payload's refunds (RefundsService.receive) or those waiting for a new order
+ * (RefundsService.applyForOrder), then WebhookInbox.process marks the delivery processed.
+ */
+
+/** The order's rows as stored: sale rows (repriced) apart from refund rows (recut, never rewritten). */
+interface CurrentRows {
+  rows: LineItem[];
+  sales: LineItem[];
+  refunds: LineItem[];
+}
 
 /** Store-platform orders (create, updated, paid, cancelled) into calculated line items and order summaries. */
 @Injectable()
@@ -41,11 +61,35 @@ export class OrderIngestionService {
     order: IncomingOrder,
     isNewOrder: boolean,
   ): Promise<{ refundsWaiting: boolean }> {
+    const current = await this.readRows(scope, order, isNewOrder);
+    const { ctx, endpoints } = await this.loadPricingInputs(scope, order, current.sales);
+    const stamps = this.stamp(order, current.sales);
+    const priced = priceRows(order, current.sales, ctx, stamps);
+    const recut = recutRefunds(priced.final, current.refunds);
+    await this.writeRows(scope, order, priced, recut);
+    await this.writeSummaries(scope, order, isNewOrder, priced, recut);
+    this.settleTally(scope, current, priced, recut);
+    await this.emitReceived(scope, order, priced, stamps, endpoints);
+    return { refundsWaiting: ctx.refundsWaiting };
+  }
+
+  /** The order's rows as stored (none for a new order: the insert-only path reads nothing). */
+  private async readRows(scope: ShopScope, order: IncomingOrder, isNewOrder: boolean): Promise<CurrentRows> {
     const rows = isNewOrder ? [] : await this.lineItems.findForOrders(scope, [order.orderId]);
     // Refund rows are never rewritten by an order payload (DESIGN §6); they count in its summaries.
-    const refundRows = rows.filter((l) => l.type === 'refund');
-    const stored = rows.filter((l) => l.type !== 'refund');
-    const storedById = new Map(stored.map((l) => [l.lineItemId, l]));
+    return {
+      rows,
+      refunds: rows.filter((l) => l.type === 'refund'),
+      sales: rows.filter((l) => l.type !== 'refund'),
+    };
+  }
+
+  /** The shop's settings, the lines' vendors and SKU records, and the endpoints of `order.received`. */
+  private async loadPricingInputs(
+    scope: ShopScope,
+    order: IncomingOrder,
+    stored: LineItem[],
+  ): Promise<{ ctx: PricingContext; endpoints: Array<Record<string, unknown>> | undefined }> {
     // An order's first rows will be reported (`order.received`): the endpoints that event goes to
     // are read with the pricing records, in the same command (one round trip less per new order).
     const { ctx, endpoints } = await this.pricing.loadWith(
@@ -57,138 +101,47 @@ export class OrderIngestionService {
       },
       { endpoints: stored.length === 0 && (this.events?.recording ?? false) },
     );
-    const shares = splitShipping(
-      order.shippingTotal,
-      order.lines.map((l) => multiplyAmount(l.price, l.quantity)),
-    );
-    const platformFulfillment = new Map<number, LineItemFulfillment>();
-    for (const f of order.fulfillments) {
-      for (const id of f.lineItemIds) platformFulfillment.set(id, toFulfillment(f, null, this.clock.now()));
-    }
-    const context = {
-      orderName: order.orderName,
-      orderNumber: order.orderNumber,
-      orderCreatedAt: order.createdAt,
-      financialStatus: order.financialStatus,
-      cancelled: order.cancelled,
-      shippingAddress: order.shippingAddress,
-      billingAddress: order.billingAddress,
-    };
+    return { ctx, endpoints: endpoints ?? undefined };
+  }
 
-    const inserts: Array<Partial<LineItem>> = [];
-    const writes: GuardedSet[] = [];
-    const contextOnly: GuardedSet[] = [];
-    const final = new Map<number, LineItem | Partial<LineItem>>(stored.map((l) => [l.lineItemId, l]));
-    let vendorChanged = false;
+  /** What this ingestion reads off the clock, in the order the job always read it. */
+  private stamp(order: IncomingOrder, stored: LineItem[]): Stamps {
+    const fulfillments = new Map<number, LineItemFulfillment>();
+    for (const f of order.fulfillments) {
+      for (const id of f.lineItemIds) fulfillments.set(id, toFulfillment(f, null, this.clock.now()));
+    }
     // The order's first sale rows carry the pending marker of its `order.received` (DESIGN §11) in
     // their insert: a crash before the event is recorded leaves it for the events sweeper. "First"
     // by the rows, not the order version: a redelivery after a crash between the order's version
     // and its rows inserts them too.
-    const receivedAt = stored.length === 0 ? this.clock.now() : null;
+    return { fulfillments, receivedAt: stored.length === 0 ? this.clock.now() : null };
+  }
 
-    order.lines.forEach((line, i) => {
-      const prev = storedById.get(line.lineItemId);
-      if (prev && (prev.frozen || (prev.sourceUpdatedAt && prev.sourceUpdatedAt > order.updatedAt))) {
-        if (prev.frozen) contextOnly.push({ id: prev._id, guard: {}, set: context });
-        return;
-      }
-      const vendorName = normaliseVendorName(line.vendor);
-      const { vendor, figures } = price(
-        ctx,
-        {
-          vendorName,
-          currentVendorId: prev && prev.vendorName === vendorName ? prev.vendorId : null,
-          sku: line.sku,
-        },
-        {
-          price: line.price,
-          quantity: line.quantity,
-          discounts: line.discounts,
-          taxes: line.taxes,
-          shipping: shares[i],
-          deduction: prev?.deduction ?? 0,
-        },
-      );
-      const fields: Partial<LineItem> = {
-        ...context,
-        vendorId: vendor?._id ?? null,
-        vendorName,
-        name: line.name,
-        variantTitle: line.variantTitle,
-        sku: line.sku,
-        productId: line.productId,
-        variantId: line.variantId,
-        price: round2(line.price),
-        quantity: line.quantity,
-        sourceUpdatedAt: order.updatedAt,
-        ...figures,
-        ...payoutState(figures.payout, prev?.paid ?? 0),
-        // not frozen, so not in a batch (batchId null)
-        inPayouts: isPayoutRow({
-          vendorId: vendor?._id,
-          financialStatus: order.financialStatus,
-          type: 'sale',
-        }),
-      };
-      const fromPlatform = platformFulfillment.get(line.lineItemId) ?? null;
-      const platformSaysFulfilled = line.fulfilled || fromPlatform !== null;
-      if (!prev) {
-        Object.assign(fields, {
-          fulfillmentStatus: platformSaysFulfilled ? 'fulfilled' : 'unfulfilled',
-          fulfillment: fromPlatform,
-        });
-        inserts.push({
-          ...fields,
-          _id: new Types.ObjectId(),
-          type: 'sale',
-          orderId: order.orderId,
-          lineItemId: line.lineItemId,
-          ...(receivedAt ? { eventPendingAt: receivedAt } : {}),
-        });
-        final.set(line.lineItemId, fields);
-        return;
-      }
-      // Guard on what others may write meanwhile: the payout engine (paid, frozen, a batch's claim:
-      // batchId), a person (deduction). A line a running batch holds is retried once it is settled.
-      const guard: Record<string, unknown> = {
-        frozen: false,
-        batchId: null,
-        paid: prev.paid,
-        deduction: prev.deduction,
-      };
-      if (prev.fulfillmentStatus !== 'fulfilled' && platformSaysFulfilled) {
-        Object.assign(fields, {
-          fulfillmentStatus: 'fulfilled',
-          fulfillment: prev.fulfillment ?? fromPlatform,
-        });
-        guard.fulfillmentStatus = prev.fulfillmentStatus;
-      }
-      if (String(prev.vendorId) !== String(fields.vendorId)) vendorChanged = true;
-      writes.push({ id: prev._id, guard, set: fields });
-      final.set(line.lineItemId, { ...prev, ...fields });
-    });
-
-    // A refund row is cut from its sale line (DESIGN §6): while unsettled it follows the line's
-    // current figures and vendor (a line priced before its vendor existed, an order edit).
-    const recut = new Map<string, Record<string, unknown>>();
-    for (const [lineItemId, sale] of final) {
-      const own = refundRows.filter((r) => r.lineItemId === lineItemId);
-      if (own.length === 0) continue;
-      for (const { row, set } of recutRefundRows(sale as LineItem, own)) {
-        writes.push({ id: row._id, guard: { frozen: false, batchId: null, paid: row.paid }, set });
-        recut.set(String(row._id), set);
-        if (String(row.vendorId) !== String(set.vendorId)) vendorChanged = true;
-      }
-    }
-    const refundView = refundRows.map((r) => ({ ...r, ...(recut.get(String(r._id)) ?? {}) }));
-    if (inserts.length > 0 && !(await this.lineItems.insertNew(scope, inserts))) {
+  /** Inserts, then the guarded writes (sale rows, then refund rows), then the context-only writes. */
+  private async writeRows(
+    scope: ShopScope,
+    order: IncomingOrder,
+    priced: PricedRows,
+    recut: RecutRefunds,
+  ): Promise<void> {
+    const writes = [...priced.writes, ...recut.writes];
+    if (priced.inserts.length > 0 && !(await this.lineItems.insertNew(scope, priced.inserts))) {
       throw new ConcurrentLineItemChange(`line items of order ${order.orderId} were created concurrently`);
     }
     if ((await this.lineItems.applyGuardedSets(scope, writes)) < writes.length) {
       throw new ConcurrentLineItemChange(`line items of order ${order.orderId} changed while ingesting`);
     }
-    await this.lineItems.applyGuardedSets(scope, contextOnly);
+    await this.lineItems.applyGuardedSets(scope, priced.contextOnly);
+  }
 
+  /** The order's summaries from its rows as they now read (sale and refund rows). */
+  private async writeSummaries(
+    scope: ShopScope,
+    order: IncomingOrder,
+    isNewOrder: boolean,
+    priced: PricedRows,
+    recut: RecutRefunds,
+  ): Promise<void> {
     const docs = this.summaries.docsFor(
       scope,
       {
@@ -201,20 +154,23 @@ export class OrderIngestionService {
         notes: order.notes,
         customer: order.customer,
       },
-      [...final.values(), ...refundView] as LineItem[],
+      [...priced.final.values(), ...recut.view] as LineItem[],
     );
     if (isNewOrder) await this.summaries.writeNew(scope, order.orderId, docs);
-    else await this.summaries.write(scope, [order.orderId], docs, vendorChanged);
-    // The vendors' balance sums (the vendors the order's lines had and have now), counted by the
-    // vendor's next tally run: this job does not wait for it.
+    else
+      await this.summaries.write(scope, [order.orderId], docs, priced.vendorChanged || recut.vendorChanged);
+  }
+
+  /**
+   * The vendors' balance sums (the vendors the order's lines had and have now), counted by the
+   * vendor's next tally run: this job does not wait for it.
+   */
+  private settleTally(scope: ShopScope, current: CurrentRows, priced: PricedRows, recut: RecutRefunds): void {
     this.tally.settleSoon(scope, [
-      ...rows.map((r) => r.vendorId),
-      ...inserts.map((i) => i.vendorId),
-      ...writes.map((w) => w.set.vendorId),
+      ...current.rows.map((r) => r.vendorId),
+      ...priced.inserts.map((i) => i.vendorId),
+      ...[...priced.writes, ...recut.writes].map((w) => w.set.vendorId),
     ]);
-    if (receivedAt && inserts.length > 0)
-      await this.received(scope, order, inserts, receivedAt, endpoints ?? undefined);
-    return { refundsWaiting: ctx.refundsWaiting };
   }
 
   /**
@@ -223,14 +179,15 @@ export class OrderIngestionService {
    * event it finds stored in one write (LineItemEventsFinisher): clearing it here was one more
    * single-row write per order on the ingestion path.
    */
-  private async received(
+  private async emitReceived(
     scope: ShopScope,
     order: IncomingOrder,
-    inserts: Array<Partial<LineItem>>,
-    at: Date,
+    priced: PricedRows,
+    stamps: Stamps,
     endpoints: Array<Record<string, unknown>> | undefined,
   ): Promise<void> {
+    if (!stamps.receivedAt || priced.inserts.length === 0) return;
     crashPoint('after-change:order.received');
-    await this.events?.emit(scope, [orderReceivedEvent(order, inserts, at)], endpoints);
+    await this.events?.emit(scope, [orderReceivedEvent(order, priced.inserts, stamps.receivedAt)], endpoints);
   }
 }

@@ -6,7 +6,8 @@ import { jobOperationId, Queues } from '../../src/queues/jobs';
 import { startApp, TestApp } from '../support/app';
 import { createVendor } from '../support/catalog';
 import { createShop, TestShop } from '../support/factory';
-import { sendWebhook, shopifyOrder, waitForWebhooks } from '../support/webhooks';
+import { shopifyRefund } from '../support/refunds';
+import { nextVersion, sendWebhook, shopifyOrder, waitForWebhooks } from '../support/webhooks';
 
 describe('ingestion round trips (e2e)', () => {
   let t: TestApp;
@@ -37,7 +38,11 @@ describe('ingestion round trips (e2e)', () => {
         quantity: 1,
       })),
     });
-    const res = await sendWebhook(t, shop, 'orders/create', order);
+    return costOf('orders/create', order);
+  }
+
+  async function costOf(topic: string, payload: Record<string, unknown>) {
+    const res = await sendWebhook(t, shop, topic, payload);
     await waitForWebhooks(t, shop, [res.webhookId]);
     await t.app.get(VendorTally).drained(); // the tally runs after the job (its commands are the job's)
     const cost = observer.costOf(jobOperationId(Queues.Ingestion, res.body.deliveryId));
@@ -82,5 +87,40 @@ describe('ingestion round trips (e2e)', () => {
     // counting at processor start — asks the holder instead of counting itself)
     expect(many.tally).toBeGreaterThan(0);
     expect(many.tally).toBeLessThanOrEqual(7);
+  });
+
+  it('an updated order (a refund row recut, a vendor changed) sends its commands in this order', async () => {
+    const order = shopifyOrder({
+      financialStatus: 'paid',
+      lineItems: [
+        { sku: 'U-0', vendor: 'budget vendor', price: '10.00', quantity: 2 },
+        { sku: 'U-1', vendor: 'budget vendor', price: '20.00', quantity: 1 },
+      ],
+    });
+    await costOf('orders/create', order);
+    const lineId = order.line_items[0].id;
+    await costOf(
+      'refunds/create',
+      shopifyRefund({ orderId: order.id, lines: [{ lineItemId: lineId, quantity: 1 }] }),
+    );
+    const updated = nextVersion(order);
+    updated.line_items = [
+      { ...order.line_items[0], price: '12.00' },
+      { ...order.line_items[1], vendor: 'Nobody Yet' },
+    ];
+    const cost = await costOf('orders/updated', updated);
+    // the order's version, its rows, one combined read, the rows' guarded writes (sale lines and the
+    // recut refund row together), its summaries; no order.received for an order already known
+    expect(cost.log.filter((c) => c.phase === undefined).map((c) => `${c.command} ${c.collection}`)).toEqual([
+      'insert orders',
+      'update orders',
+      'find line_items',
+      'aggregate shops',
+      'update line_items',
+      'update order_summaries',
+      'delete order_summaries',
+    ]);
+    expect(cost.events).toBe(0);
+    expect(cost.inbox).toBe(2);
   });
 });
