@@ -16,6 +16,7 @@ import { TransfersService } from '../transfers/transfers.service';
 import { PayoutEvents } from './payout-events';
 import { VendorTally } from '../line-items/vendor-tally.service';
 import { heldNet, markedAsDecided, paidTotals } from './batch-marking';
+import { RunHeartbeat, startHeartbeat } from './run-heartbeat';
 
 /**
  * Pay decisions one run makes at most when adjustments keep changing under it (each one let go of
@@ -205,7 +206,7 @@ export class PayoutBatchRunner {
     scope: ShopScope,
     batch: PayoutBatch,
     id: string,
-    heartbeat: { assertHeld(): void; leaseId: string },
+    heartbeat: RunHeartbeat,
     onLineItems?: (done: number, total: number) => void,
   ): Promise<void> {
     const items = await this.lineItems.listPayable(scope, batch.vendorId, batch.cutoff);
@@ -290,34 +291,15 @@ export class PayoutBatchRunner {
     return this.totals(scope, id);
   }
 
-  /**
-   * Renews the lease every third of its length while the run is alive (a slow chunk included), so
-   * only a dead run's lease lapses. A renewal that finds the lease taken over stops the run at the
-   * next chunk boundary; a renewal that fails (database unreachable) is simply tried again.
-   */
-  private heartbeat(scope: ShopScope, batch: PayoutBatch, leaseId: string) {
-    let lost = false;
-    const timer = setInterval(
-      () => {
-        const until = this.leaseEnd();
-        this.batches
-          .renew(scope, batch._id, leaseId, until)
-          .then(async (held) => {
-            if (!held) lost = true;
-            else await this.balances.renew(scope, batch.vendorId, batch._id, until);
-          })
-          .catch(() => undefined);
-      },
-      Math.max(250, Math.floor(this.options.leaseMs / 3)),
-    );
-    timer.unref();
-    return {
+  /** The run's lease renewed every third of its length, the vendor's lock with it (run-heartbeat.ts). */
+  private heartbeat(scope: ShopScope, batch: PayoutBatch, leaseId: string): RunHeartbeat {
+    return startHeartbeat({
       leaseId,
-      assertHeld: () => {
-        if (lost) throw new Error('The run lost its lease (another run took the batch over)');
-      },
-      stop: () => clearInterval(timer),
-    };
+      everyMs: Math.max(250, Math.floor(this.options.leaseMs / 3)),
+      until: () => this.leaseEnd(),
+      renew: (until) => this.batches.renew(scope, batch._id, leaseId, until),
+      renewLock: (until) => this.balances.renew(scope, batch.vendorId, batch._id, until),
+    });
   }
 
   /** Σ of what the batch paid (rows and adjustments carrying its id): exact whatever happened to earlier runs. */
