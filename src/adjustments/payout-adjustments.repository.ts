@@ -166,21 +166,35 @@ export class PayoutAdjustmentsRepository
   }
 
   /**
-   * UNPAID → PAID with the batch id, each write conditional on the adjustment still being UNPAID
-   * and still dated within the cut-off at that moment (so a concurrent batch, a delete or an edit
-   * that moves it past the cut-off wins cleanly: nothing is paid twice or early).
+   * UNPAID → PAID with the batch id, each write conditional on the adjustment still being UNPAID,
+   * still holding the amount the batch decided on and still dated within the cut-off at that moment
+   * (so a concurrent batch, a delete, an edit of its amount or one that moves it past the cut-off
+   * wins cleanly: nothing is paid twice, early, or at an amount the batch did not net).
    */
   async markPaid(
     scope: ShopScope,
-    ids: Types.ObjectId[],
+    decided: Array<{ _id: Types.ObjectId; amount: number }>,
     batchId: string,
     at: Date,
     cutoff: Date,
   ): Promise<void> {
-    await this.updateEach(scope, ids, (_id) => ({
-      filter: { _id, status: 'UNPAID', customItemDate: { $lte: cutoff } },
+    await this.updateEach(scope, decided, ({ _id, amount }) => ({
+      filter: { _id, status: 'UNPAID', amount, customItemDate: { $lte: cutoff } },
       set: { status: 'PAID', batchId, paidAt: at },
     }));
+  }
+
+  /**
+   * PAID → UNPAID for every adjustment carrying the batch id: a batch that has not completed lets go
+   * of what it marked when it must decide again (one of its adjustments changed before it was marked).
+   * No event or balance saw them paid: those follow the batch's completion.
+   */
+  async releaseBatch(scope: ShopScope, batchId: string, vendorId: Types.ObjectId): Promise<void> {
+    await this.model
+      .updateMany(this.scoped(scope, { batchId, status: 'PAID', vendorId }), {
+        $set: { status: 'UNPAID', batchId: UNPAID_BATCH_ID, paidAt: null },
+      })
+      .exec();
   }
 
   /** Σ of the vendor's UNPAID adjustments dated up to `until` (the balance read's `due`). */

@@ -2,8 +2,7 @@ import { Injectable, Logger, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PayoutAdjustmentsRepository } from '../adjustments/payout-adjustments.repository';
 import { Clock } from '../common/clock/clock';
-import { DomainError, NotFoundError } from '../common/errors';
-import { sumAmounts } from '../common/money';
+import { ConflictError, DomainError, NotFoundError } from '../common/errors';
 import { ShopScope } from '../common/tenancy';
 import { LineItemsRepository } from '../line-items/line-items.repository';
 import { OrderSummaryRefresher } from '../line-items/order-summary.refresher';
@@ -16,6 +15,14 @@ import { PayoutEngineOptions } from './payout-engine.options';
 import { TransfersService } from '../transfers/transfers.service';
 import { PayoutEvents } from './payout-events';
 import { VendorTally } from '../line-items/vendor-tally.service';
+import { heldNet, markedAsDecided, paidTotals } from './batch-marking';
+import { RunHeartbeat, startHeartbeat } from './run-heartbeat';
+
+/**
+ * Pay decisions one run makes at most when adjustments keep changing under it (each one let go of
+ * before the next); then the run fails and its job's retry (or the sweeper) runs it again later.
+ */
+const MAX_DECISIONS = 3;
 
 /** Another batch of the same vendor is running: this one runs once it is done (netting is per vendor). */
 class VendorBusyError extends Error {
@@ -96,11 +103,27 @@ export class PayoutBatchRunner {
       if (!lock) throw new VendorBusyError();
       locked = true;
       let decided = leased;
-      if (!decided.decision) {
-        await this.claim(scope, batch, id, heartbeat, opts.onLineItems);
-        decided = await this.decide(scope, batch, id, leaseId, lock.carriedForward);
+      for (let decisions = 1; ; decisions++) {
+        if (!decided.decision) {
+          await this.claim(scope, batch, id, heartbeat, opts.onLineItems);
+          decided = await this.decide(scope, batch, id, leaseId, lock.carriedForward);
+        }
+        heartbeat.assertHeld();
+        if (decided.decision !== 'pay' || (await this.markAdjustments(scope, batch, id, decided))) break;
+        // An adjustment changed between the decision and its marking: what was marked is let go of
+        // and the net decided again from what is due now (never paid at a net nobody decided).
+        await this.adjustments.releaseBatch(scope, id, batch.vendorId);
+        if (!(await this.batches.undecide(scope, batch._id, leaseId))) {
+          throw new Error('The run lost its lease while deciding again');
+        }
+        if (decisions >= MAX_DECISIONS) {
+          throw new ConflictError(
+            `The vendor's adjustments changed while the batch was paying them (${decisions} times); ` +
+              'it runs again and pays what is due then',
+          );
+        }
+        decided = { ...decided, decision: null, net: null, decidedAdjustments: null };
       }
-      heartbeat.assertHeld();
       const settled =
         decided.decision === 'pay' ? await this.pay(scope, batch, id) : await this.carry(scope, id);
       const status = decided.decision === 'pay' ? 'completed' : 'carried_forward';
@@ -183,7 +206,7 @@ export class PayoutBatchRunner {
     scope: ShopScope,
     batch: PayoutBatch,
     id: string,
-    heartbeat: { assertHeld(): void; leaseId: string },
+    heartbeat: RunHeartbeat,
     onLineItems?: (done: number, total: number) => void,
   ): Promise<void> {
     const items = await this.lineItems.listPayable(scope, batch.vendorId, batch.cutoff);
@@ -199,7 +222,8 @@ export class PayoutBatchRunner {
 
   /**
    * Step 2: the net of what the batch holds and the vendor's UNPAID adjustments up to the cut-off;
-   * positive → pay, else carry forward. Stored before anything is paid or released.
+   * positive → pay, else carry forward. Stored before anything is paid or released, a pay decision
+   * with the adjustments (and amounts) it netted.
    */
   private async decide(
     scope: ShopScope,
@@ -212,32 +236,52 @@ export class PayoutBatchRunner {
       this.lineItems.heldByBatch(scope, id),
       this.adjustments.listPayable(scope, batch.vendorId, batch.cutoff),
     ]);
-    const net = sumAmounts([
-      ...held.map((li) => li.batchPaidAmount ?? 0),
-      ...adjustments.map((a) => a.amount),
-    ]);
+    const net = heldNet(held, adjustments);
     const decided = await this.batches.decide(scope, batch._id, leaseId, {
       decision: net > 0 ? 'pay' : 'carry',
       net,
       openingBalance,
+      decidedAdjustments: net > 0 ? adjustments.map((a) => ({ _id: a._id, amount: a.amount })) : null,
     });
     if (!decided || decided.leaseId !== leaseId) throw new Error('The run lost its lease while deciding');
     return decided;
   }
 
-  /** Step 3a (pay): every held row paid, the UNPAID adjustments marked PAID (still within the cut-off). */
+  /**
+   * Step 3a, first half (pay): the decided adjustments marked PAID, each only at the amount decided
+   * and while still within the cut-off; true when what carries the batch id nets exactly the
+   * decided (positive) net. Before any row is paid, so a false answer can still be taken back; a
+   * resumed run repeats it (PAID adjustments never change, so a run that got true gets it again).
+   */
+  private async markAdjustments(
+    scope: ShopScope,
+    batch: PayoutBatch,
+    id: string,
+    decided: PayoutBatch,
+  ): Promise<boolean> {
+    // A decision stored before decisions named their adjustments: what is due now, as before.
+    const planned =
+      decided.decidedAdjustments ?? (await this.adjustments.listPayable(scope, batch.vendorId, batch.cutoff));
+    await this.adjustments.markPaid(scope, planned, id, this.clock.now(), batch.cutoff);
+    const [held, marked] = await Promise.all([
+      this.lineItems.heldByBatch(scope, id),
+      this.adjustments.paidByBatch(scope, id),
+    ]);
+    const net = heldNet(held, marked);
+    if (net === decided.net && net > 0 && (!decided.decidedAdjustments || markedAsDecided(planned, marked)))
+      return true;
+    if (!held.some((li) => li.frozen)) return false;
+    // Rows already paid (a run of the code before this check died after paying rows): it cannot be
+    // taken back; finished as marked, and payouts:reconcile names the difference.
+    this.logger.error(`payout batch ${id}: marked net ${net} differs from the decided ${decided.net}`);
+    return true;
+  }
+
+  /** Step 3a (pay): every held row paid (the adjustments are marked already). */
   private async pay(scope: ShopScope, batch: PayoutBatch, id: string) {
     const held = await this.lineItems.heldByBatch(scope, id);
     await this.lineItems.payClaimed(scope, held, id, this.clock.now());
     await this.tally.settle(scope, [batch.vendorId]);
-    const adjustments = await this.adjustments.listPayable(scope, batch.vendorId, batch.cutoff);
-    await this.adjustments.markPaid(
-      scope,
-      adjustments.map((a) => a._id),
-      id,
-      this.clock.now(),
-      batch.cutoff,
-    );
     return this.totals(scope, id);
   }
 
@@ -247,61 +291,24 @@ export class PayoutBatchRunner {
     return this.totals(scope, id);
   }
 
-  /**
-   * Renews the lease every third of its length while the run is alive (a slow chunk included), so
-   * only a dead run's lease lapses. A renewal that finds the lease taken over stops the run at the
-   * next chunk boundary; a renewal that fails (database unreachable) is simply tried again.
-   */
-  private heartbeat(scope: ShopScope, batch: PayoutBatch, leaseId: string) {
-    let lost = false;
-    const timer = setInterval(
-      () => {
-        const until = this.leaseEnd();
-        this.batches
-          .renew(scope, batch._id, leaseId, until)
-          .then(async (held) => {
-            if (!held) lost = true;
-            else await this.balances.renew(scope, batch.vendorId, batch._id, until);
-          })
-          .catch(() => undefined);
-      },
-      Math.max(250, Math.floor(this.options.leaseMs / 3)),
-    );
-    timer.unref();
-    return {
+  /** The run's lease renewed every third of its length, the vendor's lock with it (run-heartbeat.ts). */
+  private heartbeat(scope: ShopScope, batch: PayoutBatch, leaseId: string): RunHeartbeat {
+    return startHeartbeat({
       leaseId,
-      assertHeld: () => {
-        if (lost) throw new Error('The run lost its lease (another run took the batch over)');
-      },
-      stop: () => clearInterval(timer),
-    };
+      everyMs: Math.max(250, Math.floor(this.options.leaseMs / 3)),
+      until: () => this.leaseEnd(),
+      renew: (until) => this.batches.renew(scope, batch._id, leaseId, until),
+      renewLock: (until) => this.balances.renew(scope, batch.vendorId, batch._id, until),
+    });
   }
 
   /** Σ of what the batch paid (rows and adjustments carrying its id): exact whatever happened to earlier runs. */
-  private async totals(
-    scope: ShopScope,
-    batchId: string,
-  ): Promise<{ totals: Omit<BatchTotals, 'closingBalance'>; orderIds: number[] }> {
+  private async totals(scope: ShopScope, batchId: string) {
     const [held, adjustments] = await Promise.all([
       this.lineItems.heldByBatch(scope, batchId),
       this.adjustments.paidByBatch(scope, batchId),
     ]);
-    const items = held.filter((li) => li.frozen);
-    const refunds = items.filter((li) => li.type === 'refund');
-    const lineItemTotal = sumAmounts(items.map((li) => li.batchPaidAmount ?? 0));
-    const adjustmentTotal = sumAmounts(adjustments.map((a) => a.amount));
-    return {
-      totals: {
-        lineItemCount: items.length,
-        lineItemTotal,
-        refundCount: refunds.length,
-        refundTotal: sumAmounts(refunds.map((li) => li.batchPaidAmount ?? 0)),
-        adjustmentCount: adjustments.length,
-        adjustmentTotal,
-        total: sumAmounts([lineItemTotal, adjustmentTotal]),
-      },
-      orderIds: [...new Set(items.map((li) => li.orderId))],
-    };
+    return paidTotals(held, adjustments);
   }
 
   private leaseEnd(): Date {

@@ -16,6 +16,11 @@ export const isSettled = (status: BatchStatus): boolean => SETTLED_BATCH_STATUSE
 /** A run's decision, stored before any row is paid or released so a resumed run finishes it. */
 export const BATCH_DECISIONS = ['pay', 'carry'] as const;
 export type BatchDecision = (typeof BATCH_DECISIONS)[number];
+/** An adjustment as a pay decision netted it. */
+export interface DecidedAdjustment {
+  _id: Types.ObjectId;
+  amount: number;
+}
 
 /**
  * One payout of one vendor for one period (DESIGN §8). Unique per (shop, vendor, periodEnd): the
@@ -58,6 +63,14 @@ export class PayoutBatch {
   /** Σ of every due row and adjustment the run took (DESIGN §8 netting); null until decided. */
   @Prop({ type: Number, default: null }) net!: number | null;
   @Prop({ type: String, enum: [...BATCH_DECISIONS, null], default: null }) decision!: BatchDecision | null;
+  /**
+   * A pay decision's adjustments with the amounts it netted: the run marks exactly these PAID, each
+   * only while it still holds that amount. One edited, deleted or moved past the cut-off between the
+   * decision and its marking makes the run let go of what it marked and decide again, so the batch
+   * never pays a net other than the one it decided (issue 28). Absent on batches decided before.
+   */
+  @Prop({ type: [{ _id: Types.ObjectId, amount: Number }], default: undefined })
+  decidedAdjustments?: DecidedAdjustment[] | null;
   /** The carried-forward amount the vendor brought into this batch (the previous batch's, if it carried forward). */
   @Prop({ type: Number, default: 0 }) openingBalance!: number;
   /** 0 for a paid batch; the net for a carried-forward one (what the next batch starts from). */

@@ -12,6 +12,7 @@ import {
   BATCH_STATUSES,
   BatchDecision,
   BatchStatus,
+  DecidedAdjustment,
   PayoutBatch,
   SETTLED_BATCH_STATUSES,
 } from './payout-batch.schema';
@@ -138,12 +139,30 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
     scope: ShopScope,
     id: Types.ObjectId,
     leaseId: string,
-    decision: { decision: BatchDecision; net: number; openingBalance: number },
+    decision: {
+      decision: BatchDecision;
+      net: number;
+      openingBalance: number;
+      decidedAdjustments: DecidedAdjustment[] | null;
+    },
   ): Promise<PayoutBatch | null> {
     await this.model
       .updateOne(this.scoped(scope, { _id: id, leaseId, decision: null }), { $set: decision })
       .exec();
     return this.findOneById(scope, id);
+  }
+
+  /**
+   * Withdraws a pay decision the run could not mark as decided (an adjustment changed in between),
+   * once the run has let go of what it marked: the run (or a resumed one) decides again.
+   */
+  async undecide(scope: ShopScope, id: Types.ObjectId, leaseId: string): Promise<boolean> {
+    const res = await this.model
+      .updateOne(this.scoped(scope, { _id: id, leaseId, decision: 'pay' }), {
+        $set: { decision: null, net: null, decidedAdjustments: null },
+      })
+      .exec();
+    return res.matchedCount === 1;
   }
 
   /** Every settled batch of the vendor (reconcile). */

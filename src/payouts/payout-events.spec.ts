@@ -66,7 +66,7 @@ describe('payout_batch.* and their finisher (the settling write marks them pendi
       createdAt: SETTLED,
       updatedAt: SETTLED,
     });
-    await adjustments.markPaid(SHOP, [adj._id], String(paid._id), SETTLED, SETTLED);
+    await adjustments.markPaid(SHOP, [adj], String(paid._id), SETTLED, SETTLED);
     const carried = await settle('2026-11-20', 'carried_forward', '-27.00');
 
     expect(await events.finish(BEFORE, 500)).toBe(2);

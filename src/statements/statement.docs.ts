@@ -9,7 +9,11 @@ export const STATEMENT_CSV_DOC = {
     'carried out. The balance carried in is what the previous batch carried forward; its rows stayed due and are ' +
     'settled (and listed) here, so it is part of the net, not added to it. With `Accept: text/csv` the same as ' +
     'CSV, streamed: an `opening_balance` line (for information), the rows, a `paid` line (what the batch paid, ' +
-    'negative) and a `closing_balance` line; the rows and the `paid` line add up to the closing balance. A CSV statement is recorded in the audit trail (`payout_batch.statement.export`).',
+    'negative) and a `closing_balance` line; the rows and the `paid` line add up to the closing balance. A CSV statement is recorded in the audit trail (`payout_batch.statement.export`). ' +
+    "Both are streamed whatever the batch's size: the JSON document has the same shape for every batch (every " +
+    'row in `rows`, no paging), its rows read from the database a page (100 rows) at a time and written as they ' +
+    'are read, `totals` summed over every row on the way and written after `rows`. A failure part-way ends the ' +
+    'body before its closing brackets (invalid JSON, never a shorter statement that parses).',
   response: {
     description: 'The statement.',
     columns: describeColumns(STATEMENT_CSV_COLUMNS),

@@ -1,11 +1,11 @@
 import type { PayoutAdjustment } from '../adjustments/payout-adjustment.schema';
 import type { BatchTransferDto } from '../transfers/dto/transfer.dto';
-import { subtractAmounts, sumAmounts } from '../common/money';
-import { LINE_FIGURE_FIELDS, LineFiguresDto } from '../line-items/dto/line-figures.dto';
+import { subtractAmounts } from '../common/money';
 import type { MoneyRowSource } from '../line-items/line-item-views';
 import { figuresOf } from '../line-items/line-figures.mapper';
 import type { PayoutBatch } from '../payouts/payout-batch.schema';
-import type { StatementDto, StatementRowDto } from './dto/statement.dto';
+import type { StatementDto, StatementRowDto, StatementTotalsDto } from './dto/statement.dto';
+import { StatementTally } from './statement-tally';
 
 /**
  * The balances the payout engine records on a batch once it nets (DESIGN §8: a carried-forward
@@ -78,43 +78,46 @@ export function closingOf(batch: StatementBatch, net: number): number {
   return batch.closingBalance ?? subtractAmounts(net, paidBy(batch));
 }
 
+/** The statement's fields before its rows (`from`: the date of its first sale or refund row). */
+export function statementHead(
+  batch: StatementBatch,
+  from: string | null,
+): Pick<StatementDto, 'batchId' | 'status' | 'vendor' | 'period' | 'openingBalance'> {
+  return {
+    batchId: String(batch._id),
+    status: batch.status,
+    vendor: { id: String(batch.vendorId), name: batch.vendorName },
+    period: { from, periodEnd: batch.periodEnd, cutoff: batch.cutoff.toISOString() },
+    openingBalance: openingOf(batch),
+  };
+}
+
+/** The statement's fields after its rows, from the totals over every row. */
+export function statementTail(
+  batch: StatementBatch,
+  totals: StatementTotalsDto,
+  transfer: BatchTransferDto | null,
+): Pick<StatementDto, 'totals' | 'paid' | 'closingBalance' | 'transfer'> {
+  return { totals, paid: paidBy(batch), closingBalance: closingOf(batch, totals.net), transfer };
+}
+
 export function buildStatement(
   batch: StatementBatch,
   rows: MoneyRowSource[],
   adjustments: PayoutAdjustment[],
   transfer: BatchTransferDto | null = null,
 ): StatementDto {
-  const lines = rows.map(toStatementRow);
+  const tally = new StatementTally();
+  const lines = rows.map((r) => {
+    const line = toStatementRow(r);
+    tally.addRow(r, line);
+    return line;
+  });
   const adj = sortAdjustments(adjustments).map(adjustmentStatementRow);
-  const sales = lines.filter((l) => l.kind === 'sale');
-  const refunds = lines.filter((l) => l.kind === 'refund');
-  const figures = Object.fromEntries(
-    LINE_FIGURE_FIELDS.map((f) => [f, sumAmounts(rows.map((r) => r[f]))]),
-  ) as unknown as LineFiguresDto;
-  const net = sumAmounts([...lines, ...adj].map((l) => l.amount));
+  adj.forEach((l) => tally.addAdjustment(l));
   return {
-    batchId: String(batch._id),
-    status: batch.status,
-    vendor: { id: String(batch.vendorId), name: batch.vendorName },
-    period: {
-      from: lines[0]?.date ?? null,
-      periodEnd: batch.periodEnd,
-      cutoff: batch.cutoff.toISOString(),
-    },
-    openingBalance: openingOf(batch),
+    ...statementHead(batch, lines[0]?.date ?? null),
     rows: [...lines, ...adj],
-    totals: {
-      figures,
-      saleCount: sales.length,
-      refundCount: refunds.length,
-      adjustmentCount: adj.length,
-      sales: sumAmounts(sales.map((l) => l.amount)),
-      refunds: sumAmounts(refunds.map((l) => l.amount)),
-      adjustments: sumAmounts(adj.map((l) => l.amount)),
-      net,
-    },
-    paid: paidBy(batch),
-    closingBalance: closingOf(batch, net),
-    transfer,
+    ...statementTail(batch, tally.totals(), transfer),
   };
 }

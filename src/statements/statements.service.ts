@@ -10,11 +10,10 @@ import type { MoneyRowSource } from '../line-items/line-item-views';
 import { LineItemsRepository } from '../line-items/line-items.repository';
 import { PayoutBatchesRepository } from '../payouts/payout-batches.repository';
 import { TransfersService } from '../transfers/transfers.service';
-import type { StatementDto } from './dto/statement.dto';
 import { STATEMENT_CSV_COLUMNS, type StatementCsvLine } from './statement.columns';
+import { statementJson } from './statement-json';
 import {
   adjustmentStatementRow,
-  buildStatement,
   closingOf,
   openingOf,
   paidBy,
@@ -38,14 +37,23 @@ export class StatementsService {
     private readonly transfers: TransfersService,
   ) {}
 
-  async statement(scope: ShopScope, batchId: string): Promise<StatementDto> {
+  /**
+   * The statement as JSON, streamed (statement-json.ts): its sale and refund rows from a database
+   * cursor (read EXPORT_BATCH_SIZE at a time), totals summed as they pass. `envelope`: V2's body.
+   * An unknown or foreign batch is a 404 before anything is written.
+   */
+  async statementJson(scope: ShopScope, batchId: string, envelope: boolean): Promise<Readable> {
     const batch = await this.batch(scope, batchId);
-    const [rows, adjustments, transfer] = await Promise.all([
-      this.lineItems.batchRows(scope, String(batch._id), batch.vendorId),
+    const [adjustments, transfer] = await Promise.all([
       this.adjustments.settledByBatch(scope, String(batch._id), batch.vendorId),
       this.transfers.ofBatch(scope, batch._id),
     ]);
-    return buildStatement(batch, rows, adjustments, transfer);
+    const rows = this.lineItems.streamBatchRows(scope, String(batch._id), batch.vendorId);
+    const adjustmentRows = sortAdjustments(adjustments).map(adjustmentStatementRow);
+    const stream = statementJson(batch, rows, adjustmentRows, transfer, envelope);
+    // a client gone or a failure mid-way: the cursor is closed, not left open on the server
+    stream.once('close', () => void rows.close().catch(() => undefined));
+    return stream;
   }
 
   /**

@@ -7,6 +7,7 @@ import { ObjectIdParam } from '../common/http/params';
 import type { ShopScope } from '../common/tenancy';
 import { StatementDto } from './dto/statement.dto';
 import { STATEMENT_CSV_DOC } from './statement.docs';
+import { jsonBody } from './statement-json';
 import { StatementsService } from './statements.service';
 
 @ApiTags('Payouts')
@@ -28,8 +29,8 @@ export class StatementsV1Controller {
     @Scope() scope: ShopScope,
     @Param('id') id: string,
     @AcceptsCsv() csv: boolean,
-  ): Promise<StatementDto | StreamableFile> {
-    if (!csv) return this.statements.statement(scope, id);
+  ): Promise<StreamableFile> {
+    if (!csv) return jsonBody(await this.statements.statementJson(scope, id, false));
     const { stream, filename } = await this.statements.statementCsv(scope, id);
     return csvFile(stream, filename);
   }

@@ -3,11 +3,11 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Scope, V2Auth } from '../common/auth/auth.decorators';
 import { ApiJsonOrCsvOk, csvFile, AcceptsCsv } from '../common/csv';
 import { ApiV2Errors, notFound } from '../common/http/api-errors.decorator';
-import { ok, type V2Envelope } from '../common/http/envelope';
 import { ObjectIdParam } from '../common/http/params';
 import type { ShopScope } from '../common/tenancy';
-import { StatementDto, StatementEnvelopeDto } from './dto/statement.dto';
+import { StatementEnvelopeDto } from './dto/statement.dto';
 import { STATEMENT_CSV_DOC } from './statement.docs';
+import { jsonBody } from './statement-json';
 import { StatementsService } from './statements.service';
 
 /** DESIGN §3: the vendor reads its own statements; a shop token reads any batch of the shop. */
@@ -32,8 +32,8 @@ export class StatementsV2Controller {
     @Scope() scope: ShopScope,
     @Param('id') id: string,
     @AcceptsCsv() csv: boolean,
-  ): Promise<V2Envelope<StatementDto> | StreamableFile> {
-    if (!csv) return ok(await this.statements.statement(scope, id));
+  ): Promise<StreamableFile> {
+    if (!csv) return jsonBody(await this.statements.statementJson(scope, id, true));
     const { stream, filename } = await this.statements.statementCsv(scope, id);
     return csvFile(stream, filename);
   }

@@ -30,6 +30,8 @@ type CrashPlan = { point: 'after-mark'; call: number; times: number } | { point:
  */
 class Crashes {
   plan: CrashPlan | null = null;
+  /** Runs right after a run stored its decision (before anything is marked): a race's other side. */
+  afterDecide: (() => Promise<void>) | null = null;
   /** Sizes of the marking writes, in order (one per chunk). */
   marks: number[] = [];
   /** Marking writes since the current run started. */
@@ -85,6 +87,16 @@ class CrashingBatches extends PayoutBatchesRepository {
     return super.acquire(scope, id, leaseId, now, until);
   }
 
+  override async decide(...args: Parameters<PayoutBatchesRepository['decide']>) {
+    const decided = await super.decide(...args);
+    const race = this.crashes.afterDecide;
+    if (race && decided?.decision === 'pay') {
+      this.crashes.afterDecide = null;
+      await race();
+    }
+    return decided;
+  }
+
   override complete(
     scope: ShopScope,
     id: Types.ObjectId,
@@ -132,6 +144,7 @@ describe('payout engine (e2e)', () => {
   afterAll(() => t.close());
   beforeEach(() => {
     crashes.plan = null;
+    crashes.afterDecide = null;
     crashes.marks = [];
   });
 
@@ -419,6 +432,57 @@ describe('payout engine (e2e)', () => {
       expect(second.shopDomain).toBe(shop.shopDomain);
       expect(second.batchIds).toEqual([first.batches[0]._id]);
       expect(second.batches[0]).toMatchObject({ status: 'completed', total: 13, runs: 2 });
+      await reconcile(shop);
+    });
+  });
+
+  describe('an adjustment edited between the pay decision and the marking (issue 28)', () => {
+    /** Sales of 50.00 (30.00 + 20.00) and a DEDUCTION of 40.00: the decision is to pay 10.00. */
+    async function setup(prefix: string) {
+      const shop = await createShop(t, prefix);
+      const mk = await createMerchantKey(t, shop);
+      const v = await createVendor(t, shop, `${prefix} vendor`, ZERO);
+      await seedOrder(t, shop, { createdAt: day(-3), lines: [{ vendor: v.vendorName, price: 30 }] });
+      await seedOrder(t, shop, { createdAt: day(-2), lines: [{ vendor: v.vendorName, price: 20 }] });
+      const created = await t.api.post(
+        '/v2/payout-adjustments',
+        { vendorId: v._id, amount: 40, type: 'DEDUCTION', customItemDate: day(-1).toISOString() },
+        { token: mk.token },
+      );
+      expect(created.status).toBe(201);
+      const adjustment = `/v2/payout-adjustments/${created.body.data._id}`;
+      return { shop, mk, v, adjustment };
+    }
+
+    it('deepened to −80.00 over HTTP after the decision to pay 10.00: nothing is paid, the vendor still owes it', async () => {
+      const { shop, mk, v, adjustment } = await setup('race-edit');
+      let edited = 0;
+      crashes.afterDecide = async () => {
+        const r = await t.api.patch(adjustment, { amount: 80 }, { token: mk.token });
+        edited = r.status;
+      };
+      const res = await trigger(shop, { vendorId: v._id, until: ymd(day(0)) });
+      const batch = await settled(shop, res.batchIds[0]);
+      expect(edited).toBe(200); // the edit landed while the batch ran
+      expect(batch).toMatchObject({ status: 'carried_forward', total: 0, net: -30, closingBalance: -30 });
+      const after = await t.api.get(adjustment, { token: mk.token });
+      expect(after.body.data).toMatchObject({ status: 'UNPAID', amount: -80 });
+      const { lines } = await reconcile(shop);
+      expect(lines.every((l) => l.batchId === null && !l.frozen)).toBe(true);
+      const balance = await t.api.get(`/v1/vendors/${v._id}/balance`, { token: shop.token });
+      expect(balance.body).toMatchObject({ paidToDate: 0, carriedForward: -30 });
+    });
+
+    it('deleted over HTTP after the decision: decided again, the batch pays the 50.00 it marked', async () => {
+      const { shop, mk, v, adjustment } = await setup('race-delete');
+      let deleted = 0;
+      crashes.afterDecide = async () => {
+        deleted = (await t.api.delete(adjustment, { token: mk.token })).status;
+      };
+      const res = await trigger(shop, { vendorId: v._id, until: ymd(day(0)) });
+      const batch = await settled(shop, res.batchIds[0]);
+      expect(deleted).toBe(200);
+      expect(batch).toMatchObject({ status: 'completed', total: 50, net: 50, adjustmentCount: 0 });
       await reconcile(shop);
     });
   });

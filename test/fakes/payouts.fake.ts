@@ -6,7 +6,12 @@ import type {
   PayoutAdjustmentsRepository,
 } from '../../src/adjustments/payout-adjustments.repository';
 import type { ShopScope } from '../../src/common/tenancy';
-import { type BatchDecision, isSettled, type PayoutBatch } from '../../src/payouts/payout-batch.schema';
+import {
+  type BatchDecision,
+  type DecidedAdjustment,
+  isSettled,
+  type PayoutBatch,
+} from '../../src/payouts/payout-batch.schema';
 import type { BatchTotals, PayoutBatchesRepository } from '../../src/payouts/payout-batches.repository';
 import type { SystemPayoutBatchesRepository } from '../../src/payouts/system-payout-batches.repository';
 import { toCents } from '../../src/common/money';
@@ -24,6 +29,7 @@ type BatchMethods =
   | 'complete'
   | 'release'
   | 'decide'
+  | 'undecide'
   | 'transferCreated'
   | 'eventsRecorded';
 
@@ -166,10 +172,20 @@ export class FakePayoutBatchesRepository
     scope: ShopScope,
     id: Types.ObjectId,
     leaseId: string,
-    decision: { decision: BatchDecision; net: number; openingBalance: number },
+    decision: {
+      decision: BatchDecision;
+      net: number;
+      openingBalance: number;
+      decidedAdjustments: DecidedAdjustment[] | null;
+    },
   ): Promise<PayoutBatch | null> {
     await this.update(scope, id, (b) => b.leaseId === leaseId && b.decision === null, decision);
     return this.findById(scope, id);
+  }
+
+  async undecide(scope: ShopScope, id: Types.ObjectId, leaseId: string): Promise<boolean> {
+    const set = { decision: null, net: null, decidedAdjustments: null };
+    return (await this.update(scope, id, (b) => b.leaseId === leaseId && b.decision === 'pay', set)) !== null;
   }
 
   private async update(
@@ -189,7 +205,8 @@ export class FakePayoutBatchesRepository
   }
 }
 
-type AdjustmentMethods = 'listPayable' | 'vendorsWithPayable' | 'markPaid' | 'paidByBatch' | 'settledByBatch';
+type AdjustmentMethods =
+  'listPayable' | 'vendorsWithPayable' | 'markPaid' | 'releaseBatch' | 'paidByBatch' | 'settledByBatch';
 
 /** payout_adjustments in memory: what the payout engine reads and marks. */
 export class FakePayoutAdjustmentsRepository implements Pick<PayoutAdjustmentsRepository, AdjustmentMethods> {
@@ -230,15 +247,24 @@ export class FakePayoutAdjustmentsRepository implements Pick<PayoutAdjustmentsRe
 
   async markPaid(
     scope: ShopScope,
-    ids: Types.ObjectId[],
+    decided: Array<{ _id: Types.ObjectId; amount: number }>,
     batchId: string,
     at: Date,
     cutoff: Date,
   ): Promise<void> {
     this.beforeMarkPaid();
     for (const a of inScope(scope, this.docs)) {
-      if (a.status === 'UNPAID' && a.customItemDate <= cutoff && ids.some((id) => id.equals(a._id))) {
+      const as = decided.find((d) => d._id.equals(a._id));
+      if (as && a.status === 'UNPAID' && a.amount === as.amount && a.customItemDate <= cutoff) {
         Object.assign(a, { status: 'PAID', batchId, paidAt: at });
+      }
+    }
+  }
+
+  async releaseBatch(scope: ShopScope, batchId: string, vendorId: Types.ObjectId): Promise<void> {
+    for (const a of inScope(scope, this.docs)) {
+      if (a.batchId === batchId && a.status === 'PAID' && a.vendorId.equals(vendorId)) {
+        Object.assign(a, { status: 'UNPAID', batchId: UNPAID_BATCH_ID, paidAt: null });
       }
     }
   }
