@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
+import { crashPoint } from '../common/faults/crash-point';
 import type { ShopScope } from '../common/tenancy';
 import { railsConfig, type RailsConfig } from '../config/configuration';
 import { PayoutProvidersService } from './payout-providers.service';
@@ -74,6 +75,7 @@ export class TransferRunner {
       lastError: null,
     });
     if (!sent) return 'skipped: moved meanwhile';
+    crashPoint('transfer:provider-answer-written');
     if (outcome.kind === 'paid') {
       await this.step(scope, sent, 'paid', 'rail', { settledAt: now, reference: outcome.reference });
       return 'paid';
