@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { AuditTrail } from '../audit/audit-trail.service';
 import { Clock } from '../common/clock/clock';
 import { crashPoint } from '../common/faults/crash-point';
 import type { ShopScope } from '../common/tenancy';
@@ -8,7 +9,7 @@ import { FollowOutcome, RailOutage, RailRefusal, RailTransfer } from './rails/pa
 import { PayoutRails } from './rails/payout-rails';
 import { Transfer } from './transfer.schema';
 import { TransferQueue } from './transfer-queue';
-import { TransferState } from './transfer-states';
+import { OPEN_STATES, TransferState } from './transfer-states';
 import { TransfersRepository } from './transfers.repository';
 import { TransfersService } from './transfers.service';
 
@@ -52,10 +53,12 @@ export class TransferRunner {
     private readonly queue: TransferQueue,
     private readonly clock: Clock,
     @Inject(railsConfig.KEY) private readonly cfg: RailsConfig,
+    /** Audits the moves an operator's follow-up makes (outside a credentialed request: none). */
+    @Optional() private readonly audit?: AuditTrail,
   ) {}
 
-  async send(scope: ShopScope, transferId: string): Promise<string> {
-    const t = await this.claim(scope, transferId, 'pending');
+  async send(scope: ShopScope, transferId: string, by = 'rail'): Promise<string> {
+    const t = await this.claim(scope, transferId, ['pending']);
     if (!t) return 'skipped: not pending';
     let outcome;
     try {
@@ -65,27 +68,58 @@ export class TransferRunner {
     }
     const now = this.clock.now();
     if (outcome.kind === 'awaiting_reference') {
-      await this.step(scope, t, 'awaiting_reference', 'rail', {});
+      await this.step(scope, t, 'awaiting_reference', by, {});
       return 'awaiting_reference';
     }
-    const sent = await this.step(scope, t, 'sent', 'rail', {
+    // A rail that settles at once (Stripe) is paid in the one write of its answer: a crash can
+    // leave the transfer pending (the same key answers the first transfer again), never half-way.
+    const settled = outcome.kind === 'paid';
+    const moved = await this.step(scope, t, settled ? 'paid' : 'sent', by, {
       providerId: outcome.providerId,
       providerStatus: outcome.kind === 'sent' ? outcome.providerStatus : null,
       sentAt: now,
       lastError: null,
+      ...(outcome.kind === 'paid' ? { settledAt: now, reference: outcome.reference } : {}),
     });
-    if (!sent) return 'skipped: moved meanwhile';
+    if (!moved) return 'skipped: moved meanwhile';
     crashPoint('transfer:provider-answer-written');
-    if (outcome.kind === 'paid') {
-      await this.step(scope, sent, 'paid', 'rail', { settledAt: now, reference: outcome.reference });
-      return 'paid';
-    }
+    if (settled) return 'paid';
     await this.queue.follow(scope, String(t._id));
     return 'sent';
   }
 
+  /**
+   * An operator's follow-up of a `pending` or `sent` transfer: asks the provider and applies what it
+   * says (a transfer it made is paid, reversed by what it took back since; a failed one fails). A
+   * pending transfer the provider has no trace of is sent now, with its same idempotency key. A
+   * lookup the provider refuses or cannot answer changes nothing and counts towards nothing.
+   */
+  async followUp(scope: ShopScope, transferId: string, by: string): Promise<string> {
+    const t = await this.claim(scope, transferId, OPEN_STATES);
+    if (!t) return 'skipped: not pending or sent';
+    let outcome: FollowOutcome;
+    try {
+      outcome = await this.rails
+        .of(t.method)
+        .follow(railTransfer(t), await this.providers.credentials(scope));
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      await this.transfers.release(scope, t._id, { lastError: message });
+      throw err;
+    }
+    const found = outcome.kind === 'paid' || outcome.kind === 'failed';
+    if (t.state === 'pending' && !found) {
+      // nothing made at the provider (or a rail that cannot ask): the send, with the same key
+      await this.transfers.release(scope, t._id, {});
+      return this.send(scope, transferId, by);
+    }
+    const result = await this.applyOutcome(scope, t, outcome, by);
+    if (result.startsWith('ignored')) await this.transfers.release(scope, t._id, {});
+    return result;
+  }
+
   async follow(scope: ShopScope, transferId: string): Promise<string> {
-    const t = await this.claim(scope, transferId, 'sent');
+    const t = await this.claim(scope, transferId, ['sent']);
     if (!t) return 'skipped: not sent';
     let outcome: FollowOutcome;
     try {
@@ -108,13 +142,31 @@ export class TransferRunner {
   async applyOutcome(scope: ShopScope, t: Transfer, outcome: FollowOutcome, by: string): Promise<string> {
     const now = this.clock.now();
     if (outcome.kind === 'paid') {
-      if (t.state !== 'sent') return `ignored: transfer is ${t.state}`;
-      await this.step(scope, t, 'paid', by, {
+      // pending → paid only on a lookup that found the provider's transfer (its id in hand)
+      const providerId = outcome.providerId ?? t.providerId;
+      if (t.state !== 'sent' && !(t.state === 'pending' && providerId))
+        return `ignored: transfer is ${t.state}`;
+      const paid = await this.step(scope, t, 'paid', by, {
+        providerId,
         settledAt: now,
         providerStatus: outcome.providerStatus,
-        reference: outcome.reference ?? t.providerId,
-        leaseUntil: undefined,
+        reference: outcome.reference ?? providerId,
+        lastError: null,
+        ...(t.state === 'pending' ? { sentAt: now } : {}),
       });
+      if (!paid) return 'skipped: moved meanwhile';
+      // What the provider took back while we did not know it was paid (its webhook found no paid
+      // transfer then): reversed now by that much, and credited back.
+      if (outcome.reversed && outcome.reversed > 0) {
+        await this.service.reverse(
+          scope,
+          paid,
+          outcome.reversed,
+          by,
+          `reversed at the provider before it was recorded paid`,
+        );
+        return 'reversed';
+      }
       return 'paid';
     }
     if (outcome.kind === 'failed') {
@@ -128,6 +180,14 @@ export class TransferRunner {
       return 'failed';
     }
     if (t.state !== 'sent') return `ignored: transfer is ${t.state}`;
+    if (outcome.kind === 'absent') {
+      // Accepted by the provider, yet unknown to it now (another account's key?): followed on.
+      await this.transfers.release(scope, t._id, {
+        lastError: 'The provider has no transfer with this id (was the provider key changed?)',
+      });
+      if (by === 'rail') await this.queue.follow(scope, String(t._id));
+      return 'pending (absent at the provider)';
+    }
     const unclaimed = outcome.providerStatus === 'UNCLAIMED';
     const since = unclaimed ? (t.unclaimedSince ?? now) : null;
     if (since && now.getTime() - new Date(since).getTime() >= UNCLAIMED_FAIL_AFTER_MS) {
@@ -142,14 +202,18 @@ export class TransferRunner {
     return `pending (${outcome.providerStatus ?? 'no status yet'})`;
   }
 
-  private async claim(scope: ShopScope, transferId: string, state: TransferState): Promise<Transfer | null> {
+  private async claim(
+    scope: ShopScope,
+    transferId: string,
+    states: readonly TransferState[],
+  ): Promise<Transfer | null> {
     const t = await this.transfers.findById(scope, transferId);
-    if (!t || t.state !== state) return null;
+    if (!t || !states.includes(t.state)) return null;
     const now = this.clock.now();
     const claimed = await this.transfers.claim(
       scope,
       t._id,
-      [state],
+      [t.state],
       now,
       // how long one rail call holds it (TRANSFER_LEASE_SECONDS: the provider timeout, its one
       // network retry, slack)
@@ -157,7 +221,8 @@ export class TransferRunner {
     );
     if (!claimed) {
       const again = await this.transfers.findById(scope, transferId);
-      if (again?.state === state) throw new TransferBusyError('Another attempt holds this transfer');
+      if (again && states.includes(again.state))
+        throw new TransferBusyError('Another attempt holds this transfer');
     }
     return claimed;
   }
@@ -192,7 +257,21 @@ export class TransferRunner {
     const clean = Object.fromEntries(
       Object.entries(set).filter(([, v]) => v !== undefined),
     ) as Partial<Transfer>;
-    const moved = await this.transfers.move(scope, t._id, to, this.service.change(t.state, to, by), clean);
+    // an operator's follow-up (a credentialed request) is audited in the move's own write
+    const stamp = this.audit?.begin() ?? null;
+    const event = this.audit?.changed(
+      scope,
+      stamp,
+      'transfer.follow_up',
+      { type: 'transfer', id: t._id },
+      { state: t.state },
+      { state: to },
+    );
+    const moved = await this.transfers.move(scope, t._id, to, this.service.change(t.state, to, by), clean, {
+      stamp,
+      event: event ?? null,
+    });
+    if (moved && stamp) await this.audit!.commit(scope, this.transfers.outbox, stamp, [event], [moved._id]);
     if (moved) await this.service.moved(scope, moved);
     return moved;
   }
