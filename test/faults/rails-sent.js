@@ -15,8 +15,14 @@ const CRASH_POINT = 'transfer:provider-answer-written';
 /** After the restart: the lease (15 s), the sweeper's quiet period (10 s), a few sweeps and polls. */
 const SETTLE_MS = 60_000;
 
-async function railsSentScenario(stack, report) {
-  const name = `rsent${randomBytes(2).toString('hex')}`;
+/**
+ * `legacy`: at the kill, the record is made what the two-write version left at that moment
+ * (`sent`, its `tr_…` id, no settlement, no pending event) whatever this version wrote — an
+ * upgrade over a transfer an earlier version stranded: the transfer sweeper's follow-up must ask
+ * Stripe and settle it (on the two-write version the record is that already).
+ */
+async function railsSentScenario(stack, report, legacy = false) {
+  const name = `${legacy ? 'rlegacy' : 'rsent'}${randomBytes(2).toString('hex')}`;
   const stripe = stripeStandin(async () => undefined);
   const stripeUrl = await stripe.start();
   const env = {
@@ -41,6 +47,19 @@ async function railsSentScenario(stack, report) {
     const transfersCol = conn.db.collection('transfers');
     const atKill = await transfersCol.findOne({ shopId: sid });
     log(`kill -9 at ${CRASH_POINT} (${child.signalCode}): transfer ${atKill?._id} is ${atKill?.state}`);
+    let rewritten = false;
+    if (legacy && atKill?.state !== 'sent') {
+      const sentMove = { ...atKill.history[1], to: 'sent', note: null };
+      const res = await transfersCol.updateOne(
+        { _id: atKill._id, shopId: sid, state: 'paid' },
+        {
+          $set: { state: 'sent', settledAt: null, reference: null, history: [atKill.history[0], sentMove] },
+          $unset: { eventPendingAt: '' },
+        },
+      );
+      rewritten = res.modifiedCount === 1;
+      log(`the record made the two-write version's: sent (rewritten: ${rewritten})`);
+    }
     api = await stack.api(name, { ...env, PORT: port });
     let transfer;
     const paidMs = await until(
@@ -76,11 +95,14 @@ async function railsSentScenario(stack, report) {
       reconciled = false;
     }
     report(
-      '(f) API kill -9 between the writes of a Stripe answer (the sent-state crash)',
+      legacy
+        ? '(g) a Stripe transfer an earlier version stranded in sent, after the upgrade'
+        : '(f) API kill -9 between the writes of a Stripe answer (the sent-state crash)',
       {
         paid_twice: Math.max(0, totalProviderTransfers - 1),
         providerTransfers,
         stateAtKill: atKill?.state,
+        ...(legacy ? { rewrittenToSent: rewritten } : {}),
         state: transfer?.state,
         paidMoves,
         creditedBack: credits,
@@ -97,6 +119,8 @@ async function railsSentScenario(stack, report) {
         transfer?.state === 'paid' &&
         paidMoves === 1 &&
         credits === 0 &&
+        // the legacy record is settled by asking Stripe (its id), never by creating again
+        (!legacy || stripe.lookups.length >= 1) &&
         totalProviderTransfers === 1 &&
         providerTransfers === 1 &&
         transfersOfBatch === 1 &&
