@@ -57,7 +57,8 @@ export class TransferRunner {
     @Optional() private readonly audit?: AuditTrail,
   ) {}
 
-  async send(scope: ShopScope, transferId: string, by = 'rail'): Promise<string> {
+  /** `audited`: an operator's follow-up (its moves are audit events too). */
+  async send(scope: ShopScope, transferId: string, by = 'rail', audited = false): Promise<string> {
     const t = await this.claim(scope, transferId, ['pending']);
     if (!t) return 'skipped: not pending';
     let outcome;
@@ -68,19 +69,26 @@ export class TransferRunner {
     }
     const now = this.clock.now();
     if (outcome.kind === 'awaiting_reference') {
-      await this.step(scope, t, 'awaiting_reference', by, {});
+      await this.step(scope, t, 'awaiting_reference', by, {}, audited);
       return 'awaiting_reference';
     }
     // A rail that settles at once (Stripe) is paid in the one write of its answer: a crash can
     // leave the transfer pending (the same key answers the first transfer again), never half-way.
     const settled = outcome.kind === 'paid';
-    const moved = await this.step(scope, t, settled ? 'paid' : 'sent', by, {
-      providerId: outcome.providerId,
-      providerStatus: outcome.kind === 'sent' ? outcome.providerStatus : null,
-      sentAt: now,
-      lastError: null,
-      ...(outcome.kind === 'paid' ? { settledAt: now, reference: outcome.reference } : {}),
-    });
+    const moved = await this.step(
+      scope,
+      t,
+      settled ? 'paid' : 'sent',
+      by,
+      {
+        providerId: outcome.providerId,
+        providerStatus: outcome.kind === 'sent' ? outcome.providerStatus : null,
+        sentAt: now,
+        lastError: null,
+        ...(outcome.kind === 'paid' ? { settledAt: now, reference: outcome.reference } : {}),
+      },
+      audited,
+    );
     if (!moved) return 'skipped: moved meanwhile';
     crashPoint('transfer:provider-answer-written');
     if (settled) return 'paid';
@@ -111,9 +119,9 @@ export class TransferRunner {
     if (t.state === 'pending' && !found) {
       // nothing made at the provider (or a rail that cannot ask): the send, with the same key
       await this.transfers.release(scope, t._id, {});
-      return this.send(scope, transferId, by);
+      return this.send(scope, transferId, by, true);
     }
-    const result = await this.applyOutcome(scope, t, outcome, by);
+    const result = await this.applyOutcome(scope, t, outcome, by, true);
     if (result.startsWith('ignored')) await this.transfers.release(scope, t._id, {});
     return result;
   }
@@ -139,21 +147,34 @@ export class TransferRunner {
   }
 
   /** A provider's word on a transfer (a follow-up lookup or a verified webhook). */
-  async applyOutcome(scope: ShopScope, t: Transfer, outcome: FollowOutcome, by: string): Promise<string> {
+  async applyOutcome(
+    scope: ShopScope,
+    t: Transfer,
+    outcome: FollowOutcome,
+    by: string,
+    audited = false,
+  ): Promise<string> {
     const now = this.clock.now();
     if (outcome.kind === 'paid') {
       // pending → paid only on a lookup that found the provider's transfer (its id in hand)
       const providerId = outcome.providerId ?? t.providerId;
       if (t.state !== 'sent' && !(t.state === 'pending' && providerId))
         return `ignored: transfer is ${t.state}`;
-      const paid = await this.step(scope, t, 'paid', by, {
-        providerId,
-        settledAt: now,
-        providerStatus: outcome.providerStatus,
-        reference: outcome.reference ?? providerId,
-        lastError: null,
-        ...(t.state === 'pending' ? { sentAt: now } : {}),
-      });
+      const paid = await this.step(
+        scope,
+        t,
+        'paid',
+        by,
+        {
+          providerId,
+          settledAt: now,
+          providerStatus: outcome.providerStatus,
+          reference: outcome.reference ?? providerId,
+          lastError: null,
+          ...(t.state === 'pending' ? { sentAt: now } : {}),
+        },
+        audited,
+      );
       if (!paid) return 'skipped: moved meanwhile';
       // What the provider took back while we did not know it was paid (its webhook found no paid
       // transfer then): reversed now by that much, and credited back.
@@ -253,12 +274,13 @@ export class TransferRunner {
     to: TransferState,
     by: string,
     set: Partial<Transfer>,
+    audited = false,
   ): Promise<Transfer | null> {
     const clean = Object.fromEntries(
       Object.entries(set).filter(([, v]) => v !== undefined),
     ) as Partial<Transfer>;
-    // an operator's follow-up (a credentialed request) is audited in the move's own write
-    const stamp = this.audit?.begin() ?? null;
+    // an operator's follow-up is audited in the move's own write (the history has it either way)
+    const stamp = audited ? (this.audit?.begin() ?? null) : null;
     const event = this.audit?.changed(
       scope,
       stamp,
