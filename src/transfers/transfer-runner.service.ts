@@ -34,11 +34,12 @@ export function railTransfer(t: Transfer): RailTransfer {
 }
 
 /**
- * The queue side of transfers: calls the rail of a `pending` transfer (send) and follows a `sent`
- * one to its outcome. Each call first claims the transfer (a lease, and the attempt counted), so
+ * The queue side of transfers (and the operator's follow-up): calls the rail of a `pending`
+ * transfer (send) and follows a `sent` one to its outcome. Each call first claims the transfer (a lease, and the attempt counted), so
  * two workers never call a provider for the same transfer at once; the provider's idempotency key
  * (the transfer id) covers the crash between its answer and our write. Outages keep the transfer
- * pending and throw (the job retries with backoff, then the sweeper); refusals count, and the
+ * pending and throw (the job retries with backoff, then the sweeper) — as does any answer that
+ * leaves the outcome unknown (an idempotency conflict); refusals count, and the
  * TRANSFER_MAX_ATTEMPTS-th fails the transfer, which credits it back.
  */
 @Injectable()
@@ -236,8 +237,8 @@ export class TransferRunner {
       t._id,
       [t.state],
       now,
-      // how long one rail call holds it (TRANSFER_LEASE_SECONDS: the provider timeout, its one
-      // network retry, slack)
+      // how long one rail call holds it (TRANSFER_LEASE_SECONDS; each provider try's timeout is
+      // derived from it, so the call ends first: providerTimeoutFor)
       new Date(now.getTime() + this.cfg.leaseMs),
     );
     if (!claimed) {
