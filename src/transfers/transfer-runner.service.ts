@@ -5,8 +5,9 @@ import { crashPoint } from '../common/faults/crash-point';
 import type { ShopScope } from '../common/tenancy';
 import { railsConfig, type RailsConfig } from '../config/configuration';
 import { PayoutProvidersService } from './payout-providers.service';
-import { FollowOutcome, RailOutage, RailRefusal, RailTransfer } from './rails/payout-rail';
+import { FollowOutcome, RailOutage, RailRefusal } from './rails/payout-rail';
 import { PayoutRails } from './rails/payout-rails';
+import { railTransfer } from './transfer.mapper';
 import { Transfer } from './transfer.schema';
 import { TransferQueue } from './transfer-queue';
 import { OPEN_STATES, TransferState } from './transfer-states';
@@ -19,25 +20,12 @@ export const UNCLAIMED_FAIL_AFTER_MS = 30 * 24 * 3600 * 1000;
 /** Another call holds the transfer: the job tries again later. */
 export class TransferBusyError extends Error {}
 
-export function railTransfer(t: Transfer): RailTransfer {
-  return {
-    id: String(t._id),
-    shopId: String(t.shopId),
-    vendorId: String(t.vendorId),
-    batchId: String(t.batchId),
-    amount: t.amount,
-    currency: t.currency,
-    destination: t.destination ?? null,
-    recipientType: t.recipientType ?? null,
-    providerId: t.providerId ?? null,
-  };
-}
-
 /**
  * The queue side of transfers (and the operator's follow-up): calls the rail of a `pending`
- * transfer (send) and follows a `sent` one to its outcome. Each call first claims the transfer (a lease, and the attempt counted), so
- * two workers never call a provider for the same transfer at once; the provider's idempotency key
- * (the transfer id) covers the crash between its answer and our write. Outages keep the transfer
+ * transfer (send) and follows a `sent` one to its outcome. Each call first claims the transfer (a
+ * lease, and the attempt counted), so two workers never call a provider for the same transfer at
+ * once; the provider's idempotency key (the transfer id) covers the crash between its answer and
+ * our write, and a repeated attempt asks the provider first. Outages keep the transfer
  * pending and throw (the job retries with backoff, then the sweeper) — as does any answer that
  * leaves the outcome unknown (an idempotency conflict); refusals count, and the
  * TRANSFER_MAX_ATTEMPTS-th fails the transfer, which credits it back.
@@ -58,13 +46,30 @@ export class TransferRunner {
     @Optional() private readonly audit?: AuditTrail,
   ) {}
 
-  /** `audited`: an operator's follow-up (its moves are audit events too). */
-  async send(scope: ShopScope, transferId: string, by = 'rail', audited = false): Promise<string> {
+  /**
+   * `audited`: an operator's follow-up (its moves are audit events too). A repeated attempt may
+   * follow one that reached the provider (a crash, a timeout): the rail is asked first (Stripe: the
+   * batch's transfer_group), so a provider that has forgotten the idempotency key (Stripe keeps it
+   * 24 h) never makes a second transfer. `askedFirst`: the caller has just asked.
+   */
+  async send(
+    scope: ShopScope,
+    transferId: string,
+    by = 'rail',
+    audited = false,
+    askedFirst = false,
+  ): Promise<string> {
     const t = await this.claim(scope, transferId, ['pending']);
     if (!t) return 'skipped: not pending';
+    const rail = this.rails.of(t.method);
     let outcome;
     try {
-      outcome = await this.rails.of(t.method).send(railTransfer(t), await this.providers.credentials(scope));
+      const creds = await this.providers.credentials(scope);
+      if (t.attempts > 1 && !askedFirst) {
+        const prior = await rail.follow(railTransfer(t), creds);
+        if (prior.kind === 'paid') return await this.applyOutcome(scope, t, prior, by, audited);
+      }
+      outcome = await rail.send(railTransfer(t), creds);
     } catch (err) {
       return this.failedCall(scope, t, err);
     }
@@ -120,7 +125,7 @@ export class TransferRunner {
     if (t.state === 'pending' && !found) {
       // nothing made at the provider (or a rail that cannot ask): the send, with the same key
       await this.transfers.release(scope, t._id, {});
-      return this.send(scope, transferId, by, true);
+      return this.send(scope, transferId, by, true, true);
     }
     const result = await this.applyOutcome(scope, t, outcome, by, true);
     if (result.startsWith('ignored')) await this.transfers.release(scope, t._id, {});

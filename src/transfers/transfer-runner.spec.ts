@@ -124,6 +124,20 @@ describe('TransferRunner with Stripe', () => {
     expect(made.amount).toBe(46110);
   });
 
+  it('a repeated send after Stripe forgot the key (24 h) asks Stripe first: the transfer it made, never a second', async () => {
+    const t = await newTransfer(61.2);
+    // The first attempt reached Stripe, and the process died before recording the answer.
+    repo.crashNextMove = true;
+    await expect(runner.send(SHOP, t._id)).rejects.toThrow(/killed/);
+    const made = [...stripe.transfers.values()][0];
+    stripe.forgetKey(String(t._id));
+    clock.set(new Date(clock.now().getTime() + 25 * 3600 * 1000));
+    expect(await runner.send(SHOP, t._id)).toBe('paid');
+    expect((await repo.findById(SHOP, t._id))!).toMatchObject({ state: 'paid', providerId: made.id });
+    expect([...stripe.createdPerKey().values()]).toEqual([1]);
+    expect(stripe.lookups).toEqual([`/v1/transfers?transfer_group=${t.batchId}&limit=100`]);
+  });
+
   it('a transfer an earlier version left sent is settled by asking Stripe (no second transfer)', async () => {
     const t = await newTransfer(61.2);
     // What the two-write version left when killed between its writes: Stripe made the transfer,
