@@ -50,6 +50,8 @@ export const AUDIT_ACTIONS = [
   'payout_method.update',
   'transfer.confirm',
   'transfer.retry',
+  // An operator asked the provider about a pending or sent transfer and applied its answer.
+  'transfer.follow_up',
   // An outbound-events endpoint the server disabled (410 Gone, or every attempt failing for 5 days).
   'webhook_endpoint.disable',
   // Outbound-events endpoints (issue 28): the writes of the shop or a merchant token, a replay

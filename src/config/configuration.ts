@@ -69,6 +69,25 @@ export const platformConfig = registerAs('platform', () => {
   };
 });
 
+/** A provider call's tries within one lease: the call and the SDK's one network retry (PayPal: token, then call). */
+export const PROVIDER_CALL_TRIES = 2;
+/** What a lease holds besides the provider's tries: the retry's backoff, the credential read, our writes. */
+export const PROVIDER_CALL_SLACK_MS = 5_000;
+/** Stripe's and PayPal's own answer time we wait for at most, per try. */
+export const PROVIDER_TIMEOUT_MAX_MS = 30_000;
+
+/**
+ * The timeout of one provider try, so that a whole call (every try, and the slack) ends within the
+ * transfer lease: a second attempt can then never take a transfer over while its call is in flight
+ * (Stripe would answer it 409 for the same idempotency key, PayPal a duplicate sender_batch_id).
+ */
+export function providerTimeoutFor(leaseMs: number): number {
+  return Math.min(
+    PROVIDER_TIMEOUT_MAX_MS,
+    Math.floor((leaseMs - PROVIDER_CALL_SLACK_MS) / PROVIDER_CALL_TRIES),
+  );
+}
+
 /** Payout rails: provider endpoints (overridable for tests), attempts and the PayPal follow-up period. */
 export const railsConfig = registerAs('rails', () => {
   const env = validateEnv(process.env);

@@ -55,6 +55,15 @@ describe('validateEnv', () => {
     expect(() => validateEnv({ SWEEP_EVERY_SECONDS: '0' })).toThrow(/SWEEP_EVERY_SECONDS/);
   });
 
+  it('TRANSFER_LEASE_SECONDS: at least two 5 s provider tries and 5 s of slack (issue 28)', () => {
+    expect(validateEnv({}).TRANSFER_LEASE_SECONDS).toBe(90);
+    expect(validateEnv({ TRANSFER_LEASE_SECONDS: '15' }).TRANSFER_LEASE_SECONDS).toBe(15);
+    // shorter than one provider call: a second attempt would take the transfer over mid-call
+    expect(() => validateEnv({ TRANSFER_LEASE_SECONDS: '14' })).toThrow(/TRANSFER_LEASE_SECONDS/);
+    expect(() => validateEnv({ TRANSFER_LEASE_SECONDS: '5' })).toThrow(/TRANSFER_LEASE_SECONDS/);
+    expect(() => validateEnv({ TRANSFER_LEASE_SECONDS: '3601' })).toThrow(/TRANSFER_LEASE_SECONDS/);
+  });
+
   it('sign-in policy numbers and TRUST_PROXY (issue 18)', () => {
     expect(validateEnv({})).toMatchObject({
       RATE_LIMIT_SIGN_IN_PER_ADDRESS: 20,

@@ -158,12 +158,13 @@ export class EnvironmentVariables {
 
   /**
    * How long one rail call holds a transfer before another attempt may take it over (after a crash,
-   * the wait before the transfer is driven again). Keep it above the provider call's time: a 30 s
-   * timeout and one network retry.
+   * the wait before the transfer is driven again). A provider call's timeout is derived from it
+   * (providerTimeoutFor in config/configuration.ts: two tries and 5 s of slack fit in the lease, at most 30 s a
+   * try), so a second attempt never takes over a call still in flight; at least 15 s (5 s a try).
    */
   @Transform(({ value }) => (value === undefined ? value : Number(value)))
   @IsInt()
-  @Min(5)
+  @Min(15, { message: 'must be at least 15 (two provider tries of at least 5 s each, and 5 s of slack)' })
   @Max(3600)
   TRANSFER_LEASE_SECONDS = 90;
 

@@ -1,13 +1,16 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { AuditTrail } from '../audit/audit-trail.service';
 import { Clock } from '../common/clock/clock';
+import { crashPoint } from '../common/faults/crash-point';
 import type { ShopScope } from '../common/tenancy';
 import { railsConfig, type RailsConfig } from '../config/configuration';
 import { PayoutProvidersService } from './payout-providers.service';
-import { FollowOutcome, RailOutage, RailRefusal, RailTransfer } from './rails/payout-rail';
+import { FollowOutcome, RailOutage, RailRefusal } from './rails/payout-rail';
 import { PayoutRails } from './rails/payout-rails';
+import { railTransfer } from './transfer.mapper';
 import { Transfer } from './transfer.schema';
 import { TransferQueue } from './transfer-queue';
-import { TransferState } from './transfer-states';
+import { OPEN_STATES, TransferState } from './transfer-states';
 import { TransfersRepository } from './transfers.repository';
 import { TransfersService } from './transfers.service';
 
@@ -17,26 +20,14 @@ export const UNCLAIMED_FAIL_AFTER_MS = 30 * 24 * 3600 * 1000;
 /** Another call holds the transfer: the job tries again later. */
 export class TransferBusyError extends Error {}
 
-export function railTransfer(t: Transfer): RailTransfer {
-  return {
-    id: String(t._id),
-    shopId: String(t.shopId),
-    vendorId: String(t.vendorId),
-    batchId: String(t.batchId),
-    amount: t.amount,
-    currency: t.currency,
-    destination: t.destination ?? null,
-    recipientType: t.recipientType ?? null,
-    providerId: t.providerId ?? null,
-  };
-}
-
 /**
- * The queue side of transfers: calls the rail of a `pending` transfer (send) and follows a `sent`
- * one to its outcome. Each call first claims the transfer (a lease, and the attempt counted), so
- * two workers never call a provider for the same transfer at once; the provider's idempotency key
- * (the transfer id) covers the crash between its answer and our write. Outages keep the transfer
- * pending and throw (the job retries with backoff, then the sweeper); refusals count, and the
+ * The queue side of transfers (and the operator's follow-up): calls the rail of a `pending`
+ * transfer (send) and follows a `sent` one to its outcome. Each call first claims the transfer (a
+ * lease, and the attempt counted), so two workers never call a provider for the same transfer at
+ * once; the provider's idempotency key (the transfer id) covers the crash between its answer and
+ * our write, and a repeated attempt asks the provider first. Outages keep the transfer
+ * pending and throw (the job retries with backoff, then the sweeper) — as does any answer that
+ * leaves the outcome unknown (an idempotency conflict); refusals count, and the
  * TRANSFER_MAX_ATTEMPTS-th fails the transfer, which credits it back.
  */
 @Injectable()
@@ -51,39 +42,98 @@ export class TransferRunner {
     private readonly queue: TransferQueue,
     private readonly clock: Clock,
     @Inject(railsConfig.KEY) private readonly cfg: RailsConfig,
+    /** Audits the moves an operator's follow-up makes (outside a credentialed request: none). */
+    @Optional() private readonly audit?: AuditTrail,
   ) {}
 
-  async send(scope: ShopScope, transferId: string): Promise<string> {
-    const t = await this.claim(scope, transferId, 'pending');
+  /**
+   * `audited`: an operator's follow-up (its moves are audit events too). A repeated attempt may
+   * follow one that reached the provider (a crash, a timeout): the rail is asked first (Stripe: the
+   * batch's transfer_group), so a provider that has forgotten the idempotency key (Stripe keeps it
+   * 24 h) never makes a second transfer. `askedFirst`: the caller has just asked.
+   */
+  async send(
+    scope: ShopScope,
+    transferId: string,
+    by = 'rail',
+    audited = false,
+    askedFirst = false,
+  ): Promise<string> {
+    const t = await this.claim(scope, transferId, ['pending']);
     if (!t) return 'skipped: not pending';
+    const rail = this.rails.of(t.method);
     let outcome;
     try {
-      outcome = await this.rails.of(t.method).send(railTransfer(t), await this.providers.credentials(scope));
+      const creds = await this.providers.credentials(scope);
+      if (t.attempts > 1 && !askedFirst) {
+        const prior = await rail.follow(railTransfer(t), creds);
+        if (prior.kind === 'paid') return await this.applyOutcome(scope, t, prior, by, audited);
+      }
+      outcome = await rail.send(railTransfer(t), creds);
     } catch (err) {
       return this.failedCall(scope, t, err);
     }
     const now = this.clock.now();
     if (outcome.kind === 'awaiting_reference') {
-      await this.step(scope, t, 'awaiting_reference', 'rail', {});
+      await this.step(scope, t, 'awaiting_reference', by, {}, audited);
       return 'awaiting_reference';
     }
-    const sent = await this.step(scope, t, 'sent', 'rail', {
-      providerId: outcome.providerId,
-      providerStatus: outcome.kind === 'sent' ? outcome.providerStatus : null,
-      sentAt: now,
-      lastError: null,
-    });
-    if (!sent) return 'skipped: moved meanwhile';
-    if (outcome.kind === 'paid') {
-      await this.step(scope, sent, 'paid', 'rail', { settledAt: now, reference: outcome.reference });
-      return 'paid';
-    }
+    // A rail that settles at once (Stripe) is paid in the one write of its answer: a crash can
+    // leave the transfer pending (the same key answers the first transfer again), never half-way.
+    const settled = outcome.kind === 'paid';
+    const moved = await this.step(
+      scope,
+      t,
+      settled ? 'paid' : 'sent',
+      by,
+      {
+        providerId: outcome.providerId,
+        providerStatus: outcome.kind === 'sent' ? outcome.providerStatus : null,
+        sentAt: now,
+        lastError: null,
+        ...(outcome.kind === 'paid' ? { settledAt: now, reference: outcome.reference } : {}),
+      },
+      audited,
+    );
+    if (!moved) return 'skipped: moved meanwhile';
+    crashPoint('transfer:provider-answer-written');
+    if (settled) return 'paid';
     await this.queue.follow(scope, String(t._id));
     return 'sent';
   }
 
+  /**
+   * An operator's follow-up of a `pending` or `sent` transfer: asks the provider and applies what it
+   * says (a transfer it made is paid, reversed by what it took back since; a failed one fails). A
+   * pending transfer the provider has no trace of is sent now, with its same idempotency key. A
+   * lookup the provider refuses or cannot answer changes nothing and counts towards nothing.
+   */
+  async followUp(scope: ShopScope, transferId: string, by: string): Promise<string> {
+    const t = await this.claim(scope, transferId, OPEN_STATES);
+    if (!t) return 'skipped: not pending or sent';
+    let outcome: FollowOutcome;
+    try {
+      outcome = await this.rails
+        .of(t.method)
+        .follow(railTransfer(t), await this.providers.credentials(scope));
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      await this.transfers.release(scope, t._id, { lastError: message });
+      throw err;
+    }
+    const found = outcome.kind === 'paid' || outcome.kind === 'failed';
+    if (t.state === 'pending' && !found) {
+      // nothing made at the provider (or a rail that cannot ask): the send, with the same key
+      await this.transfers.release(scope, t._id, {});
+      return this.send(scope, transferId, by, true, true);
+    }
+    const result = await this.applyOutcome(scope, t, outcome, by, true);
+    if (result.startsWith('ignored')) await this.transfers.release(scope, t._id, {});
+    return result;
+  }
+
   async follow(scope: ShopScope, transferId: string): Promise<string> {
-    const t = await this.claim(scope, transferId, 'sent');
+    const t = await this.claim(scope, transferId, ['sent']);
     if (!t) return 'skipped: not sent';
     let outcome: FollowOutcome;
     try {
@@ -103,16 +153,47 @@ export class TransferRunner {
   }
 
   /** A provider's word on a transfer (a follow-up lookup or a verified webhook). */
-  async applyOutcome(scope: ShopScope, t: Transfer, outcome: FollowOutcome, by: string): Promise<string> {
+  async applyOutcome(
+    scope: ShopScope,
+    t: Transfer,
+    outcome: FollowOutcome,
+    by: string,
+    audited = false,
+  ): Promise<string> {
     const now = this.clock.now();
     if (outcome.kind === 'paid') {
-      if (t.state !== 'sent') return `ignored: transfer is ${t.state}`;
-      await this.step(scope, t, 'paid', by, {
-        settledAt: now,
-        providerStatus: outcome.providerStatus,
-        reference: outcome.reference ?? t.providerId,
-        leaseUntil: undefined,
-      });
+      // pending → paid only on a lookup that found the provider's transfer (its id in hand)
+      const providerId = outcome.providerId ?? t.providerId;
+      if (t.state !== 'sent' && !(t.state === 'pending' && providerId))
+        return `ignored: transfer is ${t.state}`;
+      const paid = await this.step(
+        scope,
+        t,
+        'paid',
+        by,
+        {
+          providerId,
+          settledAt: now,
+          providerStatus: outcome.providerStatus,
+          reference: outcome.reference ?? providerId,
+          lastError: null,
+          ...(t.state === 'pending' ? { sentAt: now } : {}),
+        },
+        audited,
+      );
+      if (!paid) return 'skipped: moved meanwhile';
+      // What the provider took back while we did not know it was paid (its webhook found no paid
+      // transfer then): reversed now by that much, and credited back.
+      if (outcome.reversed && outcome.reversed > 0) {
+        await this.service.reverse(
+          scope,
+          paid,
+          outcome.reversed,
+          by,
+          `reversed at the provider before it was recorded paid`,
+        );
+        return 'reversed';
+      }
       return 'paid';
     }
     if (outcome.kind === 'failed') {
@@ -126,6 +207,14 @@ export class TransferRunner {
       return 'failed';
     }
     if (t.state !== 'sent') return `ignored: transfer is ${t.state}`;
+    if (outcome.kind === 'absent') {
+      // Accepted by the provider, yet unknown to it now (another account's key?): followed on.
+      await this.transfers.release(scope, t._id, {
+        lastError: 'The provider has no transfer with this id (was the provider key changed?)',
+      });
+      if (by === 'rail') await this.queue.follow(scope, String(t._id));
+      return 'pending (absent at the provider)';
+    }
     const unclaimed = outcome.providerStatus === 'UNCLAIMED';
     const since = unclaimed ? (t.unclaimedSince ?? now) : null;
     if (since && now.getTime() - new Date(since).getTime() >= UNCLAIMED_FAIL_AFTER_MS) {
@@ -140,22 +229,27 @@ export class TransferRunner {
     return `pending (${outcome.providerStatus ?? 'no status yet'})`;
   }
 
-  private async claim(scope: ShopScope, transferId: string, state: TransferState): Promise<Transfer | null> {
+  private async claim(
+    scope: ShopScope,
+    transferId: string,
+    states: readonly TransferState[],
+  ): Promise<Transfer | null> {
     const t = await this.transfers.findById(scope, transferId);
-    if (!t || t.state !== state) return null;
+    if (!t || !states.includes(t.state)) return null;
     const now = this.clock.now();
     const claimed = await this.transfers.claim(
       scope,
       t._id,
-      [state],
+      [t.state],
       now,
-      // how long one rail call holds it (TRANSFER_LEASE_SECONDS: the provider timeout, its one
-      // network retry, slack)
+      // how long one rail call holds it (TRANSFER_LEASE_SECONDS; each provider try's timeout is
+      // derived from it, so the call ends first: providerTimeoutFor)
       new Date(now.getTime() + this.cfg.leaseMs),
     );
     if (!claimed) {
       const again = await this.transfers.findById(scope, transferId);
-      if (again?.state === state) throw new TransferBusyError('Another attempt holds this transfer');
+      if (again && states.includes(again.state))
+        throw new TransferBusyError('Another attempt holds this transfer');
     }
     return claimed;
   }
@@ -186,11 +280,26 @@ export class TransferRunner {
     to: TransferState,
     by: string,
     set: Partial<Transfer>,
+    audited = false,
   ): Promise<Transfer | null> {
     const clean = Object.fromEntries(
       Object.entries(set).filter(([, v]) => v !== undefined),
     ) as Partial<Transfer>;
-    const moved = await this.transfers.move(scope, t._id, to, this.service.change(t.state, to, by), clean);
+    // an operator's follow-up is audited in the move's own write (the history has it either way)
+    const stamp = audited ? (this.audit?.begin() ?? null) : null;
+    const event = this.audit?.changed(
+      scope,
+      stamp,
+      'transfer.follow_up',
+      { type: 'transfer', id: t._id },
+      { state: t.state },
+      { state: to },
+    );
+    const moved = await this.transfers.move(scope, t._id, to, this.service.change(t.state, to, by), clean, {
+      stamp,
+      event: event ?? null,
+    });
+    if (moved && stamp) await this.audit!.commit(scope, this.transfers.outbox, stamp, [event], [moved._id]);
     if (moved) await this.service.moved(scope, moved);
     return moved;
   }

@@ -10,6 +10,7 @@ import {
 describe('transfer state machine', () => {
   const allowed: Array<[TransferState, TransferState]> = [
     ['pending', 'sent'],
+    ['pending', 'paid'],
     ['pending', 'awaiting_reference'],
     ['pending', 'failed'],
     ['sent', 'paid'],
@@ -28,15 +29,14 @@ describe('transfer state machine', () => {
     }
   });
 
-  it('never pays a pending transfer without sending it, never un-reverses, never re-fails a paid one', () => {
-    expect(canMove('pending', 'paid')).toBe(false);
+  it('never un-reverses, never re-fails a paid one, never fails a manual one awaiting its reference', () => {
     expect(canMove('reversed', 'paid')).toBe(false);
     expect(canMove('paid', 'failed')).toBe(false);
     expect(canMove('awaiting_reference', 'failed')).toBe(false);
   });
 
   it('sourcesOf is the inverse (the condition of each conditional update)', () => {
-    expect(sourcesOf('paid').sort()).toEqual(['awaiting_reference', 'sent']);
+    expect(sourcesOf('paid').sort()).toEqual(['awaiting_reference', 'pending', 'sent']);
     expect(sourcesOf('failed').sort()).toEqual(['pending', 'sent']);
     expect(sourcesOf('reversed')).toEqual(['paid']);
     expect(sourcesOf('pending')).toEqual(['failed']);

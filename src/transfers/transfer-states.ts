@@ -1,6 +1,7 @@
 /**
  * The transfer state machine (DESIGN §10). `pending`: stored, the rail not (successfully) called yet
- * — an outage keeps it here and it is retried; `sent`: the provider accepted it and its outcome is
+ * — an outage keeps it here and it is retried; a provider that settles at once (Stripe) moves it to
+ * `paid` in the one write of its answer; `sent`: the provider accepted it and its outcome is
  * followed (PayPal); `awaiting_reference`: the manual rail, until an operator records the bank
  * reference; `paid`; `failed` (refused after the attempts, or the provider's item failed/returned/
  * went unclaimed) and `reversed` (paid, then the provider took it back) are credited back once.
@@ -20,7 +21,8 @@ export type PayoutMethodType = (typeof PAYOUT_METHOD_TYPES)[number];
 
 /** Every allowed move; anything else is refused (a stale or repeated writer changes nothing). */
 const TRANSITIONS: Record<TransferState, readonly TransferState[]> = {
-  pending: ['sent', 'awaiting_reference', 'failed'],
+  // pending → paid: Stripe's answer (settled at once) in one write, or a follow-up finding it made.
+  pending: ['sent', 'paid', 'awaiting_reference', 'failed'],
   sent: ['paid', 'failed'],
   awaiting_reference: ['paid'],
   paid: ['reversed'],

@@ -1,6 +1,7 @@
 import type { PayoutMethodDto } from './dto/payout-method.dto';
 import type { BatchTransferDto, TransferDto } from './dto/transfer.dto';
 import type { PayoutMethod } from './payout-method.schema';
+import type { RailTransfer } from './rails/payout-rail';
 import type { Transfer } from './transfer.schema';
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
@@ -58,5 +59,20 @@ export function toBatchTransfer(t: Transfer): BatchTransferDto {
     currency: t.currency,
     providerId: t.providerId ?? null,
     reference: t.reference ?? null,
+  };
+}
+
+/** What a rail needs of a transfer (never the whole document). */
+export function railTransfer(t: Transfer): RailTransfer {
+  return {
+    id: String(t._id),
+    shopId: String(t.shopId),
+    vendorId: String(t.vendorId),
+    batchId: String(t.batchId),
+    amount: t.amount,
+    currency: t.currency,
+    destination: t.destination ?? null,
+    recipientType: t.recipientType ?? null,
+    providerId: t.providerId ?? null,
   };
 }

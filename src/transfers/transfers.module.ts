@@ -29,6 +29,7 @@ import { ProviderCalls } from './rails/provider-calls';
 import { StripeConnectRail } from './rails/stripe-connect.rail';
 import { Transfer, TransferSchema } from './transfer.schema';
 import { TransferQueue } from './transfer-queue';
+import { TransferFollowUp } from './transfer-follow-up.service';
 import { TransferRunner } from './transfer-runner.service';
 import { TransferEventsFinisher } from './transfer-events';
 import {
@@ -81,6 +82,7 @@ import { TransfersV1Controller } from './transfers.v1.controller';
     PayoutProviderSecretsService,
     TransfersService,
     TransferRunner,
+    TransferFollowUp,
     TransferQueue,
     BankFileService,
     ProviderWebhooksService,

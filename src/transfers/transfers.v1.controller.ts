@@ -8,11 +8,15 @@ import { ObjectIdParam } from '../common/http/params';
 import type { ShopScope } from '../common/tenancy';
 import { BANK_FILE_FORMATS, BankFileFormat, BankFileService } from './bank-file.service';
 import { ConfirmTransferDto, TransferDto, TransferListDto, TransferListQueryDto } from './dto/transfer.dto';
+import { TransferFollowUp } from './transfer-follow-up.service';
 import { TransfersService } from './transfers.service';
 
 const TRANSFER_CONFLICT = { status: 409, message: 'Only a failed transfer can be retried; this one is paid' };
 
-/** Operators see, confirm and retry transfers, and download a paid batch's bank file (shop token). */
+/**
+ * Operators see, confirm, retry and follow up transfers, and download a paid batch's bank file (shop
+ * token).
+ */
 @ApiTags('Payouts')
 @V1Auth('shop')
 @Controller('v1/payouts')
@@ -20,6 +24,7 @@ export class TransfersV1Controller {
   constructor(
     private readonly transfers: TransfersService,
     private readonly bankFiles: BankFileService,
+    private readonly followUps: TransferFollowUp,
   ) {}
 
   @Get('transfers')
@@ -84,6 +89,30 @@ export class TransfersV1Controller {
   @ApiV1Errors(notFound('Transfer'), TRANSFER_CONFLICT)
   retry(@Scope() scope: ShopScope, @Param('id') id: string): Promise<TransferDto> {
     return this.transfers.retry(scope, id);
+  }
+
+  @Post('transfers/:id/follow-up')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'followUpTransfer',
+    summary: 'Ask the provider about a pending or sent transfer now, and apply its answer',
+    description:
+      'For a transfer that is not final (`pending`, `sent`): the provider is asked in the request. A ' +
+      'transfer it made → `paid` (then `reversed` by what it has taken back since, credited back); a ' +
+      'failed one → `failed` (credited back); still in progress → unchanged. A `pending` transfer the ' +
+      'provider has no trace of is sent now with its same idempotency key (never a second transfer). ' +
+      'Audited (`transfer.follow_up`); every move is in the transfer history with the caller. A provider ' +
+      'refusal is recorded in `lastError`. 503: the provider could not be asked, nothing changed.',
+  })
+  @ObjectIdParam('id', '6745a1b2c3d4e5f6a7b8c9d0', 'Transfer id')
+  @ApiOkResponse({ type: TransferDto })
+  @ApiV1Errors(
+    notFound('Transfer'),
+    { status: 409, message: 'Only a pending or sent transfer can be followed up; this one is paid' },
+    { status: 503, message: 'Stripe unavailable: … Nothing was changed; follow it up again shortly' },
+  )
+  followUp(@Scope() scope: ShopScope, @Param('id') id: string): Promise<TransferDto> {
+    return this.followUps.followUp(scope, id);
   }
 
   @Get('batches/:id/bank-file')

@@ -95,7 +95,7 @@ describe('payout rails through the payout engine (e2e)', () => {
     expect(more).toEqual([]);
     expect(transfer).toMatchObject({ batchId: batch._id, method: 'stripe_connect', amount: batch.total });
     const paid = await transferIn(t, s.shop, transfer._id, 'paid');
-    expect(paid.history.map((h) => h.to)).toEqual(['pending', 'sent', 'paid']);
+    expect(paid.history.map((h) => h.to)).toEqual(['pending', 'paid']);
     expect(paid.history[0]).toMatchObject({ by: 'engine' });
     // Exactly one transfer at the provider, in minor units of the oracle's figure.
     expect(stripe.createdPerKey().get(transfer._id)).toBe(1);

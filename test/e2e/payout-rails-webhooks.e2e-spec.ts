@@ -91,7 +91,7 @@ describe('Payout provider webhooks (e2e)', () => {
     expect(ok.body).toMatchObject({ received: true, duplicate: false, ignored: false });
     expect(ok.body.deliveryId).toMatch(/^[0-9a-f]{24}$/);
     const reversed = await transferIn(t, shop, created._id, 'reversed');
-    expect(reversed.history.map((h) => h.to)).toEqual(['pending', 'sent', 'paid', 'reversed']);
+    expect(reversed.history.map((h) => h.to)).toEqual(['pending', 'paid', 'reversed']);
     const credit = await eventually(async () => {
       const a = await additions(t, shop, v._id);
       if (a.length !== 1) throw new Error(`${a.length}`);

@@ -1,3 +1,4 @@
+import { StripeConnectRail } from '../../src/transfers/rails/stripe-connect.rail';
 import { startApp, TestApp } from '../support/app';
 import { createShop, TestShop } from '../support/factory';
 import { createVendor } from '../support/payout-fixtures';
@@ -38,5 +39,33 @@ describe('Stripe rail against stripe-mock (e2e)', () => {
     expect(paid.reference).toBe(paid.providerId);
     expect(paid.lastError).toBeNull();
     expect(paid.attempts).toBe(1);
+  });
+
+  it("the follow-up's lookups (transfers.retrieve, transfers.list by transfer_group) are requests Stripe accepts", async () => {
+    const rail = t.app.get(StripeConnectRail);
+    const creds = {
+      mode: 'sandbox' as const,
+      stripeSecretKey: STRIPE_KEY,
+      paypalClientId: null,
+      paypalClientSecret: null,
+    };
+    const transfer = {
+      id: '6745a1b2c3d4e5f6a7b8c9d0',
+      shopId: shop.shopId,
+      vendorId: '6740b9f1c2a4e15b3c9d0a21',
+      batchId: '6742c1d2e3f4a5b6c7d8e9f0',
+      amount: 250.05,
+      currency: 'USD',
+      destination: 'acct_1Nv0FGQ9RKHgCVdK',
+      recipientType: null,
+    };
+    // by its recorded id: stripe-mock answers its fixture transfer (made, not reversed) → paid
+    const byId = await rail.follow({ ...transfer, providerId: 'tr_1Nv0FGQ9RKHgCVdK' }, creds);
+    expect(byId).toMatchObject({ kind: 'paid', reference: expect.stringMatching(/^tr_/) });
+    // without one: the batch's transfer_group listed; the fixture's metadata names no transfer of ours
+    expect(await rail.follow({ ...transfer, providerId: null }, creds)).toEqual({
+      kind: 'absent',
+      providerStatus: null,
+    });
   });
 });

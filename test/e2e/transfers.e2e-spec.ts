@@ -71,7 +71,8 @@ describe('Transfers (e2e)', () => {
     });
     const paid = await transferIn(t, shop, created._id, 'paid');
     expect(paid.providerId).toMatch(/^tr_/);
-    expect(paid.history.map((h) => h.to)).toEqual(['pending', 'sent', 'paid']);
+    // Stripe settles at once: its answer is written in one move (no sent a crash could strand)
+    expect(paid.history.map((h) => h.to)).toEqual(['pending', 'paid']);
     const sent = stripe.transfers.get(paid.providerId!)!;
     expect(sent).toMatchObject({
       amount: 12345,

@@ -17,6 +17,8 @@ function stripeStandin(onCreated) {
   const transfers = new Map();
   const byKey = new Map();
   const calls = [];
+  /** Every GET (a follow-up lookup), by path. */
+  const lookups = [];
   const server = createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
@@ -30,7 +32,24 @@ function stripeStandin(onCreated) {
         });
         res.end(text);
       };
-      if (req.method !== 'POST' || req.url !== '/v1/transfers') {
+      const url = new URL(req.url, 'http://standin');
+      if (req.method === 'GET') {
+        lookups.push(url.pathname);
+        const one = /^\/v1\/transfers\/([^/]+)$/.exec(url.pathname);
+        if (one) {
+          const found = transfers.get(decodeURIComponent(one[1]));
+          if (found) return answer(200, found);
+          return answer(404, {
+            error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such transfer' },
+          });
+        }
+        if (url.pathname === '/v1/transfers') {
+          const group = url.searchParams.get('transfer_group');
+          const data = [...transfers.values()].filter((t) => !group || t.transfer_group === group);
+          return answer(200, { object: 'list', url: '/v1/transfers', has_more: false, data });
+        }
+      }
+      if (req.method !== 'POST' || url.pathname !== '/v1/transfers') {
         return answer(404, { error: { type: 'invalid_request_error', message: 'Unrecognized request URL' } });
       }
       const key = String(req.headers['idempotency-key'] ?? '');
@@ -47,7 +66,12 @@ function stripeStandin(onCreated) {
         currency: params.get('currency'),
         destination: params.get('destination'),
         transfer_group: params.get('transfer_group'),
-        metadata: {},
+        metadata: Object.fromEntries(
+          [...params].flatMap(([k, v]) => {
+            const m = /^metadata\[(.+)\]$/.exec(k);
+            return m ? [[m[1], v]] : [];
+          }),
+        ),
         livemode: false,
         reversed: false,
         amount_reversed: 0,
@@ -64,6 +88,7 @@ function stripeStandin(onCreated) {
   return {
     transfers,
     calls,
+    lookups,
     createdPerKey: () => {
       const out = new Map();
       for (const c of calls) if (c.created) out.set(c.key, (out.get(c.key) ?? 0) + 1);
@@ -78,6 +103,50 @@ function stripeStandin(onCreated) {
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A shop with a Stripe key, one vendor on `stripe_connect` and one paid order of theirs (3 lines:
+ * 10.00 × 1, 11.00 × 2, 12.00 × 3 = 68.00 sales, 10 % commission → 61.20), and its payout batch
+ * triggered through the real engine (which then creates the batch's transfer).
+ */
+async function stripeShopWithBatch(stack, name, base) {
+  const s = await shop(stack, name, base);
+  const h = { 'x-access-token': s.token };
+  const creds = await json('PUT', `${base}/v1/shop/payout-providers`, { stripeSecretKey: STRIPE_KEY }, h);
+  if (creds.status !== 200) throw new Error(`providers: ${creds.status} ${JSON.stringify(creds.body)}`);
+  const vendor = await json(
+    'POST',
+    `${base}/v1/vendors`,
+    { vendorName: 'Fault Rails', commissionType: 'percentage', commissionAmount: 10 },
+    h,
+  );
+  if (vendor.status !== 200) throw new Error(`vendor: ${vendor.status} ${JSON.stringify(vendor.body)}`);
+  const vendorId = vendor.body.vendor?._id ?? vendor.body._id;
+  const method = await json(
+    'PUT',
+    `${base}/v1/vendors/${vendorId}/payout-method`,
+    { type: 'stripe_connect', accountId: 'acct_faultsRails' },
+    h,
+  );
+  if (method.status !== 200) throw new Error(`method: ${method.status} ${JSON.stringify(method.body)}`);
+  // 3 lines: 10.00 × 1, 11.00 × 2, 12.00 × 3 = 68.00 sales, 10 % commission → 61.20 paid
+  const o = order(3, 'Fault Rails');
+  const acked = await deliverUntilAcked(base, s, 'orders/create', o, Date.now() + 60_000);
+  if (!acked.acked) throw new Error('order not acknowledged');
+  const conn = await stack.db(name);
+  const sid = new mongoose.Types.ObjectId(s.shopId);
+  await until(
+    'the order ingested',
+    async () => (await conn.db.collection('line_items').countDocuments({ shopId: sid })) === 3,
+    60_000,
+    300,
+  );
+  const today = new Date().toISOString().slice(0, 10);
+  const trigger = await json('POST', `${base}/v1/payouts/batches`, { vendorId, until: today }, h);
+  if (trigger.status !== 202) throw new Error(`trigger: ${trigger.status} ${JSON.stringify(trigger.body)}`);
+  const batchId = trigger.body.batchIds[0];
+  return { s, h, conn, sid, batchId, vendorId };
 }
 
 /**
@@ -112,41 +181,7 @@ async function railsScenario(stack, report) {
   try {
     api = await stack.api(name, env);
     const { base, port } = api;
-    const s = await shop(stack, name, base);
-    const h = { 'x-access-token': s.token };
-    const creds = await json('PUT', `${base}/v1/shop/payout-providers`, { stripeSecretKey: STRIPE_KEY }, h);
-    if (creds.status !== 200) throw new Error(`providers: ${creds.status} ${JSON.stringify(creds.body)}`);
-    const vendor = await json(
-      'POST',
-      `${base}/v1/vendors`,
-      { vendorName: 'Fault Rails', commissionType: 'percentage', commissionAmount: 10 },
-      h,
-    );
-    if (vendor.status !== 200) throw new Error(`vendor: ${vendor.status} ${JSON.stringify(vendor.body)}`);
-    const vendorId = vendor.body.vendor?._id ?? vendor.body._id;
-    const method = await json(
-      'PUT',
-      `${base}/v1/vendors/${vendorId}/payout-method`,
-      { type: 'stripe_connect', accountId: 'acct_faultsRails' },
-      h,
-    );
-    if (method.status !== 200) throw new Error(`method: ${method.status} ${JSON.stringify(method.body)}`);
-    // 3 lines: 10.00 × 1, 11.00 × 2, 12.00 × 3 = 68.00 sales, 10 % commission → 61.20 paid
-    const o = order(3, 'Fault Rails');
-    const acked = await deliverUntilAcked(base, s, 'orders/create', o, Date.now() + 60_000);
-    if (!acked.acked) throw new Error('order not acknowledged');
-    const conn = await stack.db(name);
-    const sid = new mongoose.Types.ObjectId(s.shopId);
-    await until(
-      'the order ingested',
-      async () => (await conn.db.collection('line_items').countDocuments({ shopId: sid })) === 3,
-      60_000,
-      300,
-    );
-    const today = new Date().toISOString().slice(0, 10);
-    const trigger = await json('POST', `${base}/v1/payouts/batches`, { vendorId, until: today }, h);
-    if (trigger.status !== 202) throw new Error(`trigger: ${trigger.status} ${JSON.stringify(trigger.body)}`);
-    const batchId = trigger.body.batchIds[0];
+    const { s, conn, sid, batchId } = await stripeShopWithBatch(stack, name, base);
     await until('Stripe made the transfer and the API was killed', () => killedAt !== null, 60_000, 50);
     const transfersCol = conn.db.collection('transfers');
     const atKill = await transfersCol.findOne({ shopId: sid });
@@ -209,4 +244,4 @@ async function railsScenario(stack, report) {
   }
 }
 
-module.exports = { railsScenario };
+module.exports = { railsScenario, stripeStandin, stripeShopWithBatch, STRIPE_KEY };

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 // The fault tests (issue 12), run by scripts/test.sh after `nest build`:
-//   node test/faults/run.js [redis mongo payout worker events events-money rails]   (default: all seven)
+//   node test/faults/run.js [redis mongo payout worker events events-money rails rails-sent
+//   rails-sent-legacy]   (default: all nine)
 // FAULTS_KEEP=1 keeps the data directory and logs, FAULTS_HOLD=<s> waits before stopping the
 // services (inspection), FAULTS_LOG_LEVEL sets the apps' log level, FAULTS_REPORT=<file> writes the
 // figures as JSON.
@@ -15,6 +16,7 @@ const mongoose = require('mongoose');
 const { eventsScenario } = require('./events');
 const { moneyEventsScenario } = require('./events-money');
 const { railsScenario } = require('./rails');
+const { railsSentScenario } = require('./rails-sent');
 
 const LIMIT_MS = {
   redis: 240_000,
@@ -24,6 +26,8 @@ const LIMIT_MS = {
   events: 240_000,
   'events-money': 300_000,
   rails: 240_000,
+  'rails-sent': 180_000,
+  'rails-sent-legacy': 180_000,
 };
 const results = [];
 
@@ -466,6 +470,8 @@ const SCENARIOS = {
   events: (stack) => eventsScenario(stack, report),
   'events-money': (stack) => moneyEventsScenario(stack, report),
   rails: (stack) => railsScenario(stack, report),
+  'rails-sent': (stack) => railsSentScenario(stack, report),
+  'rails-sent-legacy': (stack) => railsSentScenario(stack, report, true),
 };
 
 async function main() {

@@ -24,6 +24,13 @@ export class StripeStandin extends HttpStandin {
   readonly calls: Array<{ key: string; created: boolean }> = [];
   /** Destinations answered 400 (an invalid or restricted account). */
   readonly refused = new Set<string>();
+  /**
+   * While true, every create answers 409 `idempotency_key_in_use` (another request with the same
+   * key is in flight at Stripe) and creates nothing.
+   */
+  inFlight = false;
+  /** Every lookup (GET /v1/transfers/:id or the list by transfer_group), in order. */
+  readonly lookups: string[] = [];
   /** Runs before a call is answered (e.g. to check the transfer is stored first). */
   beforeAnswer: ((key: string, params: URLSearchParams) => Promise<void>) | null = null;
 
@@ -49,12 +56,52 @@ export class StripeStandin extends HttpStandin {
     return t;
   }
 
+  /** The transfer as Stripe's `GET /v1/transfers/:id` shows it. */
+  private view(t: StandinTransfer) {
+    const { idempotencyKey, ...rest } = t;
+    void idempotencyKey;
+    return { ...rest, object: 'transfer', livemode: false, reversed: t.amount_reversed >= t.amount };
+  }
+
+  /** `GET /v1/transfers/:id` and `GET /v1/transfers?transfer_group=…`; null for any other path. */
+  private lookup(path: string): { status: number; body: unknown } | null {
+    const url = new URL(path, 'http://standin');
+    const one = /^\/v1\/transfers\/([^/]+)$/.exec(url.pathname);
+    if (one) {
+      this.lookups.push(url.pathname);
+      const t = this.transfers.get(decodeURIComponent(one[1]));
+      return t
+        ? { status: 200, body: this.view(t) }
+        : {
+            status: 404,
+            body: {
+              error: {
+                type: 'invalid_request_error',
+                code: 'resource_missing',
+                message: `No such transfer: '${one[1]}'`,
+              },
+            },
+          };
+    }
+    if (url.pathname !== '/v1/transfers') return null;
+    this.lookups.push(`${url.pathname}${url.search}`);
+    const group = url.searchParams.get('transfer_group');
+    const data = [...this.transfers.values()]
+      .filter((t) => !group || t.transfer_group === group)
+      .map((t) => this.view(t));
+    return { status: 200, body: { object: 'list', url: '/v1/transfers', has_more: false, data } };
+  }
+
   private async handle(req: StandinRequest): Promise<{ status: number; body: unknown }> {
     if (!String(req.headers.authorization ?? '').startsWith('Bearer sk_')) {
       return {
         status: 401,
         body: { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } },
       };
+    }
+    if (req.method === 'GET') {
+      const found = this.lookup(req.path);
+      if (found) return found;
     }
     if (req.method !== 'POST' || req.path !== '/v1/transfers') {
       return {
@@ -65,6 +112,19 @@ export class StripeStandin extends HttpStandin {
     const params = new URLSearchParams(req.body);
     const key = String(req.headers['idempotency-key'] ?? '');
     if (this.beforeAnswer) await this.beforeAnswer(key, params);
+    if (this.inFlight) {
+      this.calls.push({ key, created: false });
+      return {
+        status: 409,
+        body: {
+          error: {
+            type: 'invalid_request_error',
+            code: 'idempotency_key_in_use',
+            message: 'There is currently another in-progress request using this Stripe-Idempotency-Key.',
+          },
+        },
+      };
+    }
     const earlier = key ? this.byKey.get(key) : undefined;
     if (earlier) {
       this.calls.push({ key, created: false });

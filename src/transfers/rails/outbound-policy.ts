@@ -1,6 +1,5 @@
 import type { OutboundPolicy } from '../../common/http/outbound/outbound-http';
-
-const PROVIDER_TIMEOUT_MS = 30_000;
+import { PROVIDER_TIMEOUT_MAX_MS } from '../../config/configuration';
 
 /**
  * The guard's policy for payout providers: https to the provider's own hosts only; when the base
@@ -11,15 +10,17 @@ export function providerPolicy(
   allowedHosts: readonly string[],
   override: string | undefined,
   allowLocalTargets: boolean,
+  /** One try's timeout (providerTimeoutFor the transfer lease). */
+  timeoutMs: number = PROVIDER_TIMEOUT_MAX_MS,
 ): OutboundPolicy {
   if (override && allowLocalTargets) {
-    return { allowHttp: true, allowPrivate: true, timeoutMs: PROVIDER_TIMEOUT_MS };
+    return { allowHttp: true, allowPrivate: true, timeoutMs };
   }
   const overrideHost = override ? new URL(override).hostname.toLowerCase() : null;
   return {
     allowHttp: false,
     allowPrivate: false,
-    timeoutMs: PROVIDER_TIMEOUT_MS,
+    timeoutMs,
     allowHost: (host) => allowedHosts.includes(host) || host === overrideHost,
   };
 }

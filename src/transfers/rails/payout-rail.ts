@@ -31,9 +31,15 @@ export type SendOutcome =
   | { kind: 'awaiting_reference' };
 
 export type FollowOutcome =
-  | { kind: 'paid'; providerStatus: string; reference: string | null }
+  /**
+   * The money moved. `providerId` when the lookup found it without one recorded; `reversed`: what
+   * the provider has taken back of it since (decimal), when a lookup sees it (Stripe).
+   */
+  | { kind: 'paid'; providerStatus: string; reference: string | null; providerId?: string; reversed?: number }
   | { kind: 'failed'; providerStatus: string; reason: string }
-  | { kind: 'pending'; providerStatus: string | null };
+  | { kind: 'pending'; providerStatus: string | null }
+  /** The provider has no such transfer (never made): a pending one may be sent, with its same key. */
+  | { kind: 'absent'; providerStatus: null };
 
 /**
  * A provider's error text without anything key-shaped in it (it is stored as `lastError`, returned
@@ -77,7 +83,10 @@ export class RailRefusal extends Error {
 export abstract class PayoutRail {
   abstract readonly method: PayoutMethodType;
   abstract send(transfer: RailTransfer, credentials: RailCredentials): Promise<SendOutcome>;
-  /** The outcome of a `sent` transfer; rails that settle at once never have one. */
+  /**
+   * The provider's word on a transfer (`sent`, or `pending` with an unknown outcome): rails that
+   * cannot ask (manual) answer pending without asking.
+   */
   follow(transfer: RailTransfer, credentials: RailCredentials): Promise<FollowOutcome> {
     void credentials;
     return Promise.resolve({ kind: 'pending', providerStatus: transfer.providerId ? 'unknown' : null });

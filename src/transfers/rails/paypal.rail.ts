@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock';
 import { toDecimalString } from '../../common/money';
-import { railsConfig, type RailsConfig } from '../../config/configuration';
+import { providerTimeoutFor, railsConfig, type RailsConfig } from '../../config/configuration';
 import { providerPolicy } from './outbound-policy';
 import {
   PAYPAL_BASE_URLS,
@@ -69,7 +69,12 @@ export class PaypalRail extends PayoutRail {
   ) {
     super();
     this.client = new PaypalClient(
-      providerPolicy(PAYPAL_HOSTS, cfg.paypalApiBaseUrl, cfg.allowLocalTargets),
+      providerPolicy(
+        PAYPAL_HOSTS,
+        cfg.paypalApiBaseUrl,
+        cfg.allowLocalTargets,
+        providerTimeoutFor(cfg.leaseMs),
+      ),
       () => clock.now().getTime(),
     );
   }

@@ -1,10 +1,13 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+import { railsConfig } from '../../config/configuration';
 import { fromMinorUnits, toDecimalString, toMinorUnits } from '../../common/money';
 import { RailOutage, RailRefusal, RailTransfer } from './payout-rail';
 import { PaypalClient } from './paypal-client';
 import { paypalOutcome, paypalPayoutRequest } from './paypal.rail';
-import { classifyStripeError, stripeTransferParams } from './stripe-connect.rail';
+import { ProviderCalls } from './provider-calls';
+import { classifyStripeError, StripeConnectRail, stripeTransferParams } from './stripe-connect.rail';
 import { providerPolicy } from './outbound-policy';
 
 const transfer: RailTransfer = {
@@ -86,6 +89,30 @@ describe('rail request mapping', () => {
     expect(refused.message).toContain('account_invalid');
   });
 
+  it('stripe idempotency conflicts and other unknown outcomes are outages (same key again), never refusals', () => {
+    // 409: another request with the same Idempotency-Key is in flight (its outcome is unknown yet)
+    const inFlight = new Stripe.errors.StripeAPIError({
+      statusCode: 409,
+      type: 'invalid_request_error',
+      code: 'idempotency_key_in_use',
+      message: 'There is currently another in-progress request using this Stripe-Idempotency-Key.',
+    });
+    expect(classifyStripeError(inFlight)).toBeInstanceOf(RailOutage);
+    // The SDK's StripeIdempotencyError (idempotency_error): the key's first request is not this one
+    const keyReused = new Stripe.errors.StripeIdempotencyError({
+      statusCode: 400,
+      type: 'idempotency_error',
+      message:
+        'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+    });
+    expect(classifyStripeError(keyReused)).toBeInstanceOf(RailOutage);
+    expect(classifyStripeError({ type: 'StripeIdempotencyError', statusCode: 400 })).toBeInstanceOf(
+      RailOutage,
+    );
+    // A plain refusal stays one
+    expect(classifyStripeError({ statusCode: 402, code: 'insufficient_funds' })).toBeInstanceOf(RailRefusal);
+  });
+
   it('provider error texts never carry a key', () => {
     const e = classifyStripeError({
       statusCode: 401,
@@ -119,6 +146,28 @@ describe('rail request mapping', () => {
       allowPrivate: true,
     });
   });
+});
+
+describe('the transfer lease covers a whole Stripe call (issue 28)', () => {
+  const saved = process.env.TRANSFER_LEASE_SECONDS;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.TRANSFER_LEASE_SECONDS;
+    else process.env.TRANSFER_LEASE_SECONDS = saved;
+  });
+
+  it.each(['15', '30', '61', '90', '600'])(
+    'TRANSFER_LEASE_SECONDS=%s: timeout × (1 + network retries) + 5 s slack ≤ the lease',
+    (lease) => {
+      process.env.TRANSFER_LEASE_SECONDS = lease;
+      const cfg = railsConfig();
+      const client = new StripeConnectRail(cfg, new ProviderCalls()).client('sk_test_leaseCheck0001');
+      const worstCaseMs = client.getApiField('timeout') * (client.getMaxNetworkRetries() + 1) + 5_000;
+      expect(worstCaseMs).toBeLessThanOrEqual(cfg.leaseMs);
+      // and never more than Stripe's own 30 s per try (the shortest a lease may make it: 5 s)
+      expect(client.getApiField('timeout')).toBeLessThanOrEqual(30_000);
+      expect(client.getApiField('timeout')).toBeGreaterThanOrEqual(5_000);
+    },
+  );
 });
 
 describe('PaypalClient', () => {

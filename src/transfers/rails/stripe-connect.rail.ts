@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import Stripe from 'stripe';
-import { railsConfig, type RailsConfig } from '../../config/configuration';
-import { toMinorUnits } from '../../common/money';
+import { providerTimeoutFor, railsConfig, type RailsConfig } from '../../config/configuration';
+import { fromMinorUnits, toMinorUnits } from '../../common/money';
 import { providerPolicy } from './outbound-policy';
 import { GuardedStripeHttpClient } from './stripe-http-client';
 import {
+  FollowOutcome,
   PayoutRail,
   RailCredentials,
   RailOutage,
@@ -51,8 +52,10 @@ export class StripeConnectRail extends PayoutRail {
       httpClient: new GuardedStripeHttpClient(
         providerPolicy(STRIPE_HOSTS, this.cfg.stripeApiBaseUrl, this.cfg.allowLocalTargets),
       ),
+      // PROVIDER_CALL_TRIES − 1; a try's timeout derived from the transfer lease, so the whole call
+      // (both tries and the slack) ends before another attempt may take the transfer over
       maxNetworkRetries: 1,
-      timeout: 30_000,
+      timeout: providerTimeoutFor(this.cfg.leaseMs),
       telemetry: false,
       ...(base
         ? {
@@ -65,25 +68,71 @@ export class StripeConnectRail extends PayoutRail {
   }
 
   async send(t: RailTransfer, creds: RailCredentials): Promise<SendOutcome> {
-    if (!creds.stripeSecretKey) {
-      throw new RailRefusal(
-        'No Stripe secret key is set for this shop (PUT /v1/shop/payout-providers)',
-        'stripe',
-      );
-    }
+    const key = secretKey(creds);
     if (!t.destination) throw new RailRefusal('The transfer has no Stripe account to pay', 'stripe');
     const created = await this.calls.time('stripe', 'transfers.create', classifyStripeError, () =>
-      this.client(creds.stripeSecretKey!).transfers.create(stripeTransferParams(t), { idempotencyKey: t.id }),
+      this.client(key).transfers.create(stripeTransferParams(t), { idempotencyKey: t.id }),
     );
     return { kind: 'paid', providerId: created.id, reference: created.id };
   }
+
+  /**
+   * Asks Stripe what became of the transfer: by its id when we recorded it (`transfers.retrieve`),
+   * else among the transfers of its batch's `transfer_group` (the one whose metadata names this
+   * transfer). A transfer Stripe made is paid — with what Stripe has reversed of it since, if
+   * anything; none at Stripe is `absent` (never made: it may be sent, with the same key).
+   */
+  override async follow(t: RailTransfer, creds: RailCredentials): Promise<FollowOutcome> {
+    const key = secretKey(creds);
+    const client = this.client(key);
+    const found = t.providerId
+      ? await this.calls.time('stripe', 'transfers.retrieve', classifyStripeError, () =>
+          client.transfers.retrieve(t.providerId!),
+        )
+      : await this.calls.time('stripe', 'transfers.list', classifyStripeError, async () => {
+          const page = await client.transfers.list({ transfer_group: t.batchId, limit: 100 });
+          return page.data.find((x) => x.metadata?.transferId === t.id) ?? null;
+        });
+    if (!found) return { kind: 'absent', providerStatus: null };
+    const reversedMinor = found.amount_reversed ?? 0;
+    return {
+      kind: 'paid',
+      providerStatus: found.reversed ? 'reversed' : 'created',
+      reference: found.id,
+      providerId: found.id,
+      ...(reversedMinor > 0 ? { reversed: fromMinorUnits(reversedMinor, t.currency) } : {}),
+    };
+  }
 }
 
-/** Outage (retry, stay pending) or refusal (counts towards failed), from the SDK's error. */
+function secretKey(creds: RailCredentials): string {
+  if (!creds.stripeSecretKey) {
+    throw new RailRefusal(
+      'No Stripe secret key is set for this shop (PUT /v1/shop/payout-providers)',
+      'stripe',
+    );
+  }
+  return creds.stripeSecretKey;
+}
+
+/**
+ * Outage (retry with the same key, stay pending, never counted) or refusal (counts towards failed),
+ * from the SDK's error. Only an answer that says the transfer was NOT made is a refusal: an
+ * idempotency conflict — 409 while another request with the key is in flight, or the SDK's
+ * StripeIdempotencyError — says nothing of the first request's outcome (it may have paid), so it is
+ * an unknown outcome, like a timeout or a 5xx; counting it could fail and credit back a transfer
+ * that succeeded.
+ */
 export function classifyStripeError(err: unknown): RailOutage | RailRefusal {
-  const e = err as { type?: string; statusCode?: number; message?: string; code?: string };
+  const e = err as { type?: string; rawType?: string; statusCode?: number; message?: string; code?: string };
   const status = e?.statusCode;
   const what = e?.message ? String(e.message).slice(0, 300) : 'Stripe call failed';
+  if (status === 409 || e.type === 'StripeIdempotencyError' || e.rawType === 'idempotency_error') {
+    return new RailOutage(
+      `Stripe outcome unknown (HTTP ${status ?? '?'}, idempotency conflict; retried with the same key): ${what}`,
+      'stripe',
+    );
+  }
   if (status === undefined || status >= 500 || status === 429 || e.type === 'StripeConnectionError') {
     return new RailOutage(`Stripe unavailable: ${what}`, 'stripe');
   }
