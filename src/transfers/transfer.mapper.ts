@@ -2,6 +2,7 @@ import type { PayoutMethodDto } from './dto/payout-method.dto';
 import type { BatchTransferDto, TransferDto } from './dto/transfer.dto';
 import type { PayoutMethod } from './payout-method.schema';
 import type { Transfer } from './transfer.schema';
+import { ledgerOf } from './transfer-credits';
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
@@ -22,6 +23,8 @@ export function toTransferResponse(t: Transfer): TransferDto {
     lastError: t.lastError ?? null,
     reference: t.reference ?? null,
     creditAdjustmentId: t.creditAdjustmentId ? String(t.creditAdjustmentId) : null,
+    creditAdjustmentIds: ledgerOf(t).map((c) => String(c.adjustmentId)),
+    reversedAmount: t.reversedAmount ?? null,
     createdAt: new Date(t.createdAt).toISOString(),
     sentAt: iso(t.sentAt),
     settledAt: iso(t.settledAt),
