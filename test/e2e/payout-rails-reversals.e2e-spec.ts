@@ -1,0 +1,218 @@
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import Stripe from 'stripe';
+import { startApp, TestApp } from '../support/app';
+import { createShop, TestShop } from '../support/factory';
+import { createVendor } from '../support/payout-fixtures';
+import { amount, day, payoutOf, refundScenario } from '../support/refund-scenario';
+import {
+  additions,
+  cents,
+  payBatch,
+  setMethod,
+  STRIPE_KEY,
+  STRIPE_WEBHOOK_SECRET,
+  transferIn,
+} from '../support/transfers';
+import { eventually, waitForWebhooks } from '../support/webhooks';
+import { StripeStandin } from '../standins/stripe-standin';
+
+/**
+ * Partial Stripe reversals (issue 28): Stripe sends one signed `transfer.reversed` per reversal,
+ * its Transfer object carrying the running `amount_reversed`. Each credits back exactly the
+ * increase over what is already credited, once, in any order of arrival and on redelivery, never
+ * more than the transfer. Figures to the cent against BigInt cents; payouts:reconcile proves the
+ * batches with several credit-backs of one transfer.
+ */
+describe('Partial Stripe reversals (e2e)', () => {
+  let t: TestApp;
+  let shop: TestShop;
+  const stripe = new StripeStandin();
+
+  beforeAll(async () => {
+    process.env.STRIPE_API_BASE_URL = await stripe.start();
+    process.env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX ?? 'mp-test'}-rails-reversals-${process.pid}`;
+    t = await startApp();
+    shop = await createShop(t, 'rails-reversals');
+    await providers(shop);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await stripe.stop();
+    delete process.env.STRIPE_API_BASE_URL;
+  });
+
+  async function providers(s: TestShop) {
+    const res = await t.api.put(
+      '/v1/shop/payout-providers',
+      { stripeSecretKey: STRIPE_KEY, stripeWebhookSecret: STRIPE_WEBHOOK_SECRET },
+      { token: s.token },
+    );
+    expect(res.status).toBe(200);
+  }
+
+  /** The signed event Stripe sends after a reversal brought the transfer to `totalMinor` reversed. */
+  function reversedEvent(providerId: string, totalMinor: number) {
+    const tr = stripe.reverse(providerId, totalMinor);
+    const reversals = tr.reversals.filter((_, i, all) => {
+      const upTo = all.slice(i).reduce((s, r) => s + r.amount, 0);
+      return upTo <= totalMinor;
+    });
+    return JSON.stringify({
+      id: `evt_${providerId}_${totalMinor}`,
+      object: 'event',
+      type: 'transfer.reversed',
+      data: {
+        object: {
+          id: tr.id,
+          object: 'transfer',
+          amount: tr.amount,
+          amount_reversed: totalMinor,
+          reversed: totalMinor === tr.amount,
+          reversals: { object: 'list', data: reversals, has_more: false },
+          metadata: tr.metadata,
+        },
+      },
+    });
+  }
+
+  const post = (payload: string) =>
+    t.api.post('/webhooks/stripe', undefined, {
+      raw: payload,
+      headers: {
+        'stripe-signature': Stripe.webhooks.generateTestHeaderString({
+          payload,
+          secret: STRIPE_WEBHOOK_SECRET,
+        }),
+      },
+    });
+
+  async function deliver(payload: string) {
+    const res = await post(payload);
+    expect(res.status).toBe(200);
+    return res.body;
+  }
+
+  /** Σ of the vendor's ADDITIONs in cents, once it reads `expected` (the inbox applies them on a queue). */
+  async function creditedReaches(s: TestShop, vendorId: string, expected: bigint) {
+    return eventually(async () => {
+      const got = (await additions(t, s, vendorId)).reduce((sum, a) => sum + cents(a.amount), 0n);
+      if (got !== expected) throw new Error(`credited ${got} cents, waiting for ${expected}`);
+      return got;
+    });
+  }
+
+  /** After the event is applied (its inbox delivery processed), the credits read `expected`. */
+  async function stays(s: TestShop, vendorId: string, expected: bigint, payload: string | null) {
+    if (payload) await waitForWebhooks(t, s, [`stripe:${JSON.parse(payload).id}`]);
+    const got = (await additions(t, s, vendorId)).reduce((sum, a) => sum + cents(a.amount), 0n);
+    expect(got).toBe(expected);
+  }
+
+  async function paidStripeTransfer(name: string, amountDecimal: number) {
+    const v = await createVendor(t, shop, name);
+    await setMethod(t, shop, v._id, { type: 'stripe_connect', accountId: `acct_${name.replace(/\W/g, '')}` });
+    const created = await payBatch(t, shop, v._id, amountDecimal);
+    const paid = await transferIn(t, shop, created._id, 'paid');
+    return { vendorId: v._id, transferId: created._id, providerId: paid.providerId! };
+  }
+
+  it('10.00 then 40.00 reversed in total credit 40.00; redelivered nothing more; a full reversal then credits the rest (100.00)', async () => {
+    const x = await paidStripeTransfer('Partial In Order', 100);
+    const first = reversedEvent(x.providerId, 1000);
+    await deliver(first);
+    await creditedReaches(shop, x.vendorId, 1000n);
+    const second = reversedEvent(x.providerId, 4000);
+    await deliver(second);
+    await creditedReaches(shop, x.vendorId, 4000n);
+    // Stripe retries both: acknowledged as duplicates, nothing applied twice.
+    expect((await deliver(second)).duplicate).toBe(true);
+    expect((await deliver(first)).duplicate).toBe(true);
+    await stays(shop, x.vendorId, 4000n, null);
+    const full = reversedEvent(x.providerId, 10000);
+    await deliver(full);
+    await creditedReaches(shop, x.vendorId, 10000n);
+    await stays(shop, x.vendorId, 10000n, full);
+    const tr = await transferIn(t, shop, x.transferId, 'reversed');
+    expect((tr as any).reversedAmount).toBe(100);
+    const credits = await additions(t, shop, x.vendorId);
+    expect(credits.map((c) => c._id).sort()).toEqual(
+      [...((tr as any).creditAdjustmentIds as string[])].sort(),
+    );
+    expect(credits.map((c) => cents(c.amount)).sort()).toEqual([1000n, 3000n, 6000n].sort());
+    // the first credit keeps the transfer's own id
+    expect(credits.find((c) => c._id === x.transferId)?.amount).toBe(10);
+  });
+
+  it('out of order: 40.00 in total first, then the older 10.00 event → 40.00; then the full reversal → 100.00', async () => {
+    const x = await paidStripeTransfer('Partial Out Of Order', 100);
+    const older = reversedEvent(x.providerId, 1000);
+    const newer = reversedEvent(x.providerId, 4000);
+    await deliver(newer);
+    await creditedReaches(shop, x.vendorId, 4000n);
+    expect((await deliver(older)).duplicate).toBe(false);
+    await stays(shop, x.vendorId, 4000n, older);
+    // The same total under a fresh event id (a second event for a reversal already credited).
+    const repeat = newer.replace(`evt_${x.providerId}_4000`, `evt_${x.providerId}_4000b`);
+    await deliver(repeat);
+    await stays(shop, x.vendorId, 4000n, repeat);
+    await deliver(reversedEvent(x.providerId, 10000));
+    await creditedReaches(shop, x.vendorId, 10000n);
+    const tr = await transferIn(t, shop, x.transferId, 'reversed');
+    expect((tr as any).reversedAmount).toBe(100);
+    // each increment is one transfer.failed move in the history (a reversal is a failure to listeners)
+    expect(tr.history.map((h) => h.to)).toEqual(['pending', 'sent', 'paid', 'reversed', 'reversed']);
+  });
+
+  it('through the payout engine: two partial reversals, the next batch pays both credits, payouts:reconcile is ok', async () => {
+    const s = await refundScenario(t, 'rv-engine');
+    await providers(s.shop);
+    const vendorId = s.vendors[0]._id;
+    await setMethod(t, s.shop, vendorId, { type: 'stripe_connect', accountId: 'acct_rvEngine' });
+    await s.send('orders/create', await s.order([{ price: '50.00', quantity: 2 }], day(-5)));
+    const earned = payoutOf('50.00', 2, 10); // 90.00
+    const batch = await s.batch(day(-3));
+    expect(cents(batch.total)).toBe(earned);
+    const transfer = await eventually(async () => {
+      const b = await t.api.get(`/v1/payouts/batches/${batch._id}`, { token: s.shop.token });
+      if (b.body.transfer?.state !== 'paid') throw new Error(String(b.body.transfer?.state));
+      return b.body.transfer;
+    });
+    await deliver(reversedEvent(transfer.providerId, 1500));
+    await deliver(reversedEvent(transfer.providerId, 2500));
+    await creditedReaches(s.shop, vendorId, 2500n);
+    const late = reversedEvent(transfer.providerId, 1500).replace('_1500"', '_1500late"');
+    await deliver(late);
+    await stays(s.shop, vendorId, 2500n, late);
+    const next = await s.batch(day(0));
+    expect(cents(next.total)).toBe(2500n); // both credit-backs, paid again
+    await eventually(async () => {
+      const b = await t.api.get(`/v1/payouts/batches/${next._id}`, { token: s.shop.token });
+      if (b.body.transfer?.state !== 'paid') throw new Error(String(b.body.transfer?.state));
+    });
+    const proof = await s.reconcile();
+    expect(proof.vendors[0].transfers).toEqual({
+      transferred: amount(earned + 2500n),
+      creditedBack: amount(2500n),
+      creditPaid: amount(2500n),
+      delivered: amount(earned),
+    });
+  });
+
+  it('a reversal of another shop’s transfer id is not applied here (only the shop’s own secret verifies)', async () => {
+    const other = await createShop(t, 'rails-reversals-other');
+    const x = await paidStripeTransfer('Partial Foreign', 30);
+    const payload = reversedEvent(x.providerId, 1000);
+    const res = await t.api.post(`/webhooks/stripe?shop=${other.shopDomain}`, undefined, {
+      raw: payload,
+      headers: {
+        'stripe-signature': Stripe.webhooks.generateTestHeaderString({
+          payload,
+          secret: STRIPE_WEBHOOK_SECRET,
+        }),
+      },
+    });
+    expect(res.status).toBe(401);
+    await stays(shop, x.vendorId, 0n, null);
+  });
+});
