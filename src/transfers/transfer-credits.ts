@@ -50,6 +50,53 @@ export function creditSeqOf(t: Transfer): number {
 }
 
 /**
+ * The credit part of a failure's or a reversal's write: the credit counter and reversed total as
+ * read (its condition; a counter never stored reads null), the counter after it, the credits it
+ * records and the fields it sets.
+ */
+export interface CreditWrite {
+  was: { creditSeq: number | null; reversedAmount: number | null };
+  creditSeq: number;
+  credits: TransferCredit[];
+  set: Partial<Transfer>;
+}
+
+function nextCredit(t: Transfer, amount: number, reversedTotal: number | null, at: Date) {
+  const seq = creditSeqOf(t) + 1;
+  return {
+    seq,
+    credit: { adjustmentId: creditAdjustmentIdOf(t._id, seq), amount, reversedTotal, at },
+    was: {
+      creditSeq: typeof t.creditSeq === 'number' ? t.creditSeq : null,
+      reversedAmount: t.reversedAmount ?? null,
+    },
+  };
+}
+
+/** A move to `failed`: one credit of the whole amount. */
+export function failureCredit(t: Transfer, reason: string, at: Date): CreditWrite {
+  const { seq, credit, was } = nextCredit(t, t.amount, null, at);
+  return { was, creditSeq: seq, credits: [credit], set: { lastError: reason, failedAt: at } };
+}
+
+/**
+ * A reversal reported at `reportedTotal` (decimal): the credit of the increase, or null when it
+ * adds nothing. A transfer reversed before the ledger existed keeps its one credit in the ledger.
+ */
+export function reversalCredit(t: Transfer, reportedTotal: number, at: Date): CreditWrite | null {
+  const step = reversalStep(t.amount, t.reversedAmount, reportedTotal);
+  if (!step) return null;
+  const { seq, credit, was } = nextCredit(t, step.increment, step.total, at);
+  const earlier = t.credits?.length ? [] : ledgerOf(t);
+  return {
+    was,
+    creditSeq: seq,
+    credits: [...earlier, credit],
+    set: { reversedAt: at, reversedAmount: step.total },
+  };
+}
+
+/**
  * A reversal report (Stripe's running `amount_reversed`, as a decimal) against what is reversed
  * already: the new total (capped at the transfer amount: never more back than was sent) and the
  * increase to credit; null when it adds nothing (a redelivery, or an older event arriving late).

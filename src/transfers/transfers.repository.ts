@@ -7,7 +7,8 @@ import { ShopScope, TenantRepository, systemQuery } from '../common/tenancy';
 import { isDuplicateKeyError } from '../database/duplicate-key';
 import { clearMarker, markedBefore } from '../events/pending-event-marker';
 import { valueOrAny } from '../database/query-filters';
-import { Transfer, TransferCredit, TransferStateChange } from './transfer.schema';
+import { Transfer, TransferStateChange } from './transfer.schema';
+import type { CreditWrite } from './transfer-credits';
 import {
   OPEN_STATES,
   PAYOUT_METHOD_TYPES,
@@ -195,33 +196,32 @@ export class TransfersRepository extends TenantRepository<Transfer> {
   recordCredit(
     scope: ShopScope,
     t: Pick<Transfer, '_id' | 'state'>,
-    was: { creditSeq: number; reversedAmount: number | null },
     to: 'failed' | 'reversed',
     change: TransferStateChange,
-    set: Partial<Transfer>,
-    credits: TransferCredit[],
+    write: CreditWrite,
   ): Promise<Transfer | null> {
     const raise = to === 'reversed' && t.state === 'reversed';
+    const seq = write.was.creditSeq;
     const filter = {
       _id: t._id,
       state: raise ? 'reversed' : { $in: sourcesOf(to) },
-      // A transfer stored before the counter has none (null matches a missing field).
-      creditSeq: was.creditSeq === 0 ? { $in: [0, null] } : was.creditSeq,
-      ...(to === 'reversed' ? { reversedAmount: was.reversedAmount } : {}),
+      // None recorded yet, or a transfer stored before the counter (null matches a missing field).
+      creditSeq: seq ? seq : { $in: [0, null] },
+      ...(to === 'reversed' ? { reversedAmount: write.was.reversedAmount } : {}),
     };
     return this.model
       .findOneAndUpdate(
         this.scoped(scope, filter),
         {
           $set: {
-            ...set,
+            ...write.set,
             state: to,
             leaseUntil: NO_LEASE,
             creditAdjustmentId: null,
-            creditSeq: was.creditSeq + 1,
+            creditSeq: write.creditSeq,
           },
           $min: { eventPendingAt: change.at },
-          $push: { history: change, credits: { $each: credits } },
+          $push: { history: change, credits: { $each: write.credits } },
         },
         { new: true },
       )

@@ -21,7 +21,7 @@ import { Transfer, TransferStateChange } from './transfer.schema';
 import { TransferQueue } from './transfer-queue';
 import { signalTransferMoved } from './transfer-signals';
 import { TransferCreditBack } from './transfer-credit-back';
-import { creditAdjustmentIdOf, creditSeqOf, ledgerOf, reversalStep } from './transfer-credits';
+import { failureCredit, ledgerOf, reversalCredit } from './transfer-credits';
 import { TransferState } from './transfer-states';
 import { TransfersRepository } from './transfers.repository';
 
@@ -229,22 +229,13 @@ export class TransfersService {
    * write, makes the credit, then tells of the failure; false when it had moved on.
    */
   async fail(scope: ShopScope, t: Transfer, reason: string, by: string): Promise<boolean> {
-    const now = this.clock.now();
-    const seq = creditSeqOf(t) + 1;
-    const credit = {
-      adjustmentId: creditAdjustmentIdOf(t._id, seq),
-      amount: t.amount,
-      reversedTotal: null,
-      at: now,
-    };
+    const change = this.change(t.state, 'failed', by, reason);
     const moved = await this.transfers.recordCredit(
       scope,
       t,
-      { creditSeq: seq - 1, reversedAmount: t.reversedAmount ?? null },
       'failed',
-      this.change(t.state, 'failed', by, reason),
-      { lastError: reason, failedAt: now },
-      [credit],
+      change,
+      failureCredit(t, reason, change.at),
     );
     if (!moved) return false;
     await this.moved(scope, await this.creditBack(scope, moved));
@@ -269,30 +260,13 @@ export class TransfersService {
     let t: Transfer | null = start;
     for (let attempt = 0; t && attempt < 5; attempt++) {
       if (t.state !== 'paid' && t.state !== 'reversed') return false;
-      const step = reversalStep(t.amount, t.reversedAmount, reportedTotal);
-      if (!step) {
+      const change = this.change(t.state, 'reversed', by, note);
+      const write = reversalCredit(t, reportedTotal, change.at);
+      if (!write) {
         if (t.state === 'reversed' && !t.creditAdjustmentId) await this.creditBack(scope, t);
         return false;
       }
-      const now = this.clock.now();
-      const seq = creditSeqOf(t) + 1;
-      // A transfer reversed before the ledger existed keeps its one credit in the ledger.
-      const earlier = t.credits?.length ? [] : ledgerOf(t);
-      const credit = {
-        adjustmentId: creditAdjustmentIdOf(t._id, seq),
-        amount: step.increment,
-        reversedTotal: step.total,
-        at: now,
-      };
-      const moved = await this.transfers.recordCredit(
-        scope,
-        t,
-        { creditSeq: seq - 1, reversedAmount: t.reversedAmount ?? null },
-        'reversed',
-        this.change(t.state, 'reversed', by, note),
-        { reversedAt: now, reversedAmount: step.total },
-        [...earlier, credit],
-      );
+      const moved = await this.transfers.recordCredit(scope, t, 'reversed', change, write);
       if (moved) {
         await this.moved(scope, await this.creditBack(scope, moved));
         return true;

@@ -5,7 +5,8 @@ import type { PayoutMethodsService, VendorPayoutTarget } from '../../src/transfe
 import type { PayoutProvidersService } from '../../src/transfers/payout-providers.service';
 import type { RailCredentials } from '../../src/transfers/rails/payout-rail';
 import type { TransferQueue } from '../../src/transfers/transfer-queue';
-import type { Transfer, TransferCredit, TransferStateChange } from '../../src/transfers/transfer.schema';
+import type { Transfer, TransferStateChange } from '../../src/transfers/transfer.schema';
+import type { CreditWrite } from '../../src/transfers/transfer-credits';
 import { sourcesOf, TRANSFER_EVENT_OF, TransferState } from '../../src/transfers/transfer-states';
 import {
   NewTransfer,
@@ -164,11 +165,9 @@ export class FakeTransfersRepository
   async recordCredit(
     scope: ShopScope,
     ref: Pick<Transfer, '_id' | 'state'>,
-    was: { creditSeq: number; reversedAmount: number | null },
     to: 'failed' | 'reversed',
     change: TransferStateChange,
-    set: Partial<Transfer>,
-    credits: TransferCredit[],
+    write: CreditWrite,
   ) {
     if (this.crashNextMove) {
       this.crashNextMove = false;
@@ -178,17 +177,17 @@ export class FakeTransfersRepository
     if (!t) return null;
     const raise = to === 'reversed' && ref.state === 'reversed';
     const stateOk = raise ? t.state === 'reversed' : sourcesOf(to).includes(t.state);
-    if (!stateOk || (t.creditSeq ?? 0) !== was.creditSeq) return null;
-    if (to === 'reversed' && (t.reversedAmount ?? null) !== was.reversedAmount) return null;
-    Object.assign(t, set, {
+    if (!stateOk || (t.creditSeq ?? 0) !== (write.was.creditSeq ?? 0)) return null;
+    if (to === 'reversed' && (t.reversedAmount ?? null) !== write.was.reversedAmount) return null;
+    Object.assign(t, write.set, {
       state: to,
       leaseUntil: NO_LEASE,
       creditAdjustmentId: null,
-      creditSeq: was.creditSeq + 1,
+      creditSeq: write.creditSeq,
       updatedAt: new Date(change.at),
     });
     t.history.push(change);
-    t.credits = [...(t.credits ?? []), ...credits.map((c) => ({ ...c }))];
+    t.credits = [...(t.credits ?? []), ...write.credits.map((c) => ({ ...c }))];
     if (!(t.eventPendingAt && t.eventPendingAt <= change.at)) t.eventPendingAt = change.at;
     return copy(t);
   }
