@@ -15,6 +15,8 @@ import {
 } from '../support/transfers';
 import { eventually, waitForWebhooks } from '../support/webhooks';
 import { StripeStandin } from '../standins/stripe-standin';
+import { Receiver } from '../support/receiver';
+import { Webhook } from 'standardwebhooks';
 
 /**
  * Partial Stripe reversals (issue 28): Stripe sends one signed `transfer.reversed` per reversal,
@@ -29,6 +31,7 @@ describe('Partial Stripe reversals (e2e)', () => {
   const stripe = new StripeStandin();
 
   beforeAll(async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true'; // the event receiver listens on loopback
     process.env.STRIPE_API_BASE_URL = await stripe.start();
     process.env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX ?? 'mp-test'}-rails-reversals-${process.pid}`;
     t = await startApp();
@@ -40,6 +43,7 @@ describe('Partial Stripe reversals (e2e)', () => {
     await t?.close();
     await stripe.stop();
     delete process.env.STRIPE_API_BASE_URL;
+    delete process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS;
   });
 
   async function providers(s: TestShop) {
@@ -118,6 +122,15 @@ describe('Partial Stripe reversals (e2e)', () => {
   }
 
   it('10.00 then 40.00 reversed in total credit 40.00; redelivered nothing more; a full reversal then credits the rest (100.00)', async () => {
+    // The shop's ERP hears of each reversal (transfer.failed, as a reversal always was told).
+    const receiver = await Receiver.start();
+    const endpoint = await t.api.post(
+      '/v1/webhook-endpoints',
+      { url: receiver.url, enabledEvents: ['transfer.failed'] },
+      { token: shop.token },
+    );
+    expect(endpoint.status).toBe(200);
+    const hook = new Webhook(endpoint.body.secret as string);
     const x = await paidStripeTransfer('Partial In Order', 100);
     const first = reversedEvent(x.providerId, 1000);
     await deliver(first);
@@ -142,6 +155,24 @@ describe('Partial Stripe reversals (e2e)', () => {
     expect(credits.map((c) => cents(c.amount)).sort()).toEqual([1000n, 3000n, 6000n].sort());
     // the first credit keeps the transfer's own id
     expect(credits.find((c) => c._id === x.transferId)?.amount).toBe(10);
+    // one transfer.failed per increment, each with the total reversed then; none for the repeats
+    const told = await eventually(async () => {
+      const got = receiver.received
+        .map((r) => hook.verify(r.body, r.headers) as any)
+        .filter((e) => e.data.object._id === x.transferId);
+      if (got.length < 3) throw new Error(`${got.length} events`);
+      return got;
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.received.length).toBe(told.length);
+    // (deliveries may arrive in any order)
+    told.sort((a, b) => a.data.object.reversedAmount - b.data.object.reversedAmount);
+    expect(told.map((e) => [e.type, e.data.object.reversedAmount])).toEqual([
+      ['transfer.failed', 10],
+      ['transfer.failed', 40],
+      ['transfer.failed', 100],
+    ]);
+    await receiver.close();
   });
 
   it('out of order: 40.00 in total first, then the older 10.00 event → 40.00; then the full reversal → 100.00', async () => {
