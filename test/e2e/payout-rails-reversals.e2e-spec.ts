@@ -1,5 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
+import { getConnectionToken } from '@nestjs/mongoose';
+import { Connection, Types } from 'mongoose';
 import Stripe from 'stripe';
+import { PayoutAdjustmentsService } from '../../src/adjustments/payout-adjustments.service';
+import { TransferMaintenanceProcessor } from '../../src/transfers/transfers.processor';
 import { startApp, TestApp } from '../support/app';
 import { createShop, TestShop } from '../support/factory';
 import { createVendor } from '../support/payout-fixtures';
@@ -228,6 +232,53 @@ describe('Partial Stripe reversals (e2e)', () => {
       creditPaid: amount(2500n),
       delivered: amount(earned),
     });
+  });
+
+  it('a process dying between the reversal write and its credit: the transfer sweeper finishes it, once (held until then)', async () => {
+    const x = await paidStripeTransfer('Partial Crash', 100);
+    await deliver(reversedEvent(x.providerId, 1000));
+    await creditedReaches(shop, x.vendorId, 1000n);
+    // The next credit is written held, then the process "dies" before releasing it.
+    const adjustments = t.app.get(PayoutAdjustmentsService);
+    const release = adjustments.releaseSystemAddition;
+    adjustments.releaseSystemAddition = async () => {
+      adjustments.releaseSystemAddition = release;
+      throw new Error('killed before the credit was released');
+    };
+    await deliver(reversedEvent(x.providerId, 4000));
+    const db = t.app.get<Connection>(getConnectionToken()).db!;
+    const id = new Types.ObjectId(x.transferId);
+    await eventually(async () => {
+      const doc = await db.collection('transfers').findOne({ _id: id });
+      if (doc?.reversedAmount !== 40) throw new Error(`reversed ${doc?.reversedAmount}`);
+    });
+    // Its write is older than the sweeper's quiet period (the inbox's own retry may finish it first).
+    await db
+      .collection('transfers')
+      .updateOne({ _id: id }, { $set: { updatedAt: new Date(Date.now() - 3600_000) } });
+    // Left held: dated past any cut-off, so no batch can pay it before it is confirmed (the inbox
+    // retries the delivery only after 2 s).
+    const left = await db
+      .collection('payout_adjustments')
+      .find({ vendorId: new Types.ObjectId(x.vendorId) })
+      .sort({ amount: 1 })
+      .toArray();
+    expect(left.map((a) => [a.amount, (a.customItemDate as Date).getUTCFullYear() === 9999])).toEqual([
+      [10, false],
+      [30, true],
+    ]);
+    const sweeper = t.app.get(TransferMaintenanceProcessor);
+    await sweeper.sweepNow();
+    await sweeper.sweepNow();
+    const credits = await additions(t, shop, x.vendorId);
+    expect(credits.reduce((sum, a) => sum + cents(a.amount), 0n)).toBe(4000n);
+    const stored = await db
+      .collection('payout_adjustments')
+      .find({ _id: { $in: credits.map((c) => new Types.ObjectId(c._id)) } })
+      .toArray();
+    expect(stored.map((a) => (a.customItemDate as Date).getUTCFullYear() < 9999)).toEqual([true, true]);
+    const tr = await t.api.get(`/v1/payouts/transfers/${x.transferId}`, { token: shop.token });
+    expect(tr.body.creditAdjustmentId).toBe(tr.body.creditAdjustmentIds[1]);
   });
 
   it('a reversal of another shop’s transfer id is not applied here (only the shop’s own secret verifies)', async () => {
