@@ -248,25 +248,25 @@ describe('Partial Stripe reversals (e2e)', () => {
     await deliver(reversedEvent(x.providerId, 4000));
     const db = t.app.get<Connection>(getConnectionToken()).db!;
     const id = new Types.ObjectId(x.transferId);
+    // Left held: dated past any cut-off, so no batch can pay it before it is confirmed (the inbox
+    // retries the delivery only after 2 s).
     await eventually(async () => {
-      const doc = await db.collection('transfers').findOne({ _id: id });
-      if (doc?.reversedAmount !== 40) throw new Error(`reversed ${doc?.reversedAmount}`);
+      const left = await db
+        .collection('payout_adjustments')
+        .find({ vendorId: new Types.ObjectId(x.vendorId) })
+        .sort({ amount: 1 })
+        .toArray();
+      expect(left.map((a) => [a.amount, (a.customItemDate as Date).getUTCFullYear() === 9999])).toEqual([
+        [10, false],
+        [30, true],
+      ]);
     });
+    const raised = await db.collection('transfers').findOne({ _id: id });
+    expect([raised?.reversedAmount, raised?.creditAdjustmentId]).toEqual([40, null]);
     // Its write is older than the sweeper's quiet period (the inbox's own retry may finish it first).
     await db
       .collection('transfers')
       .updateOne({ _id: id }, { $set: { updatedAt: new Date(Date.now() - 3600_000) } });
-    // Left held: dated past any cut-off, so no batch can pay it before it is confirmed (the inbox
-    // retries the delivery only after 2 s).
-    const left = await db
-      .collection('payout_adjustments')
-      .find({ vendorId: new Types.ObjectId(x.vendorId) })
-      .sort({ amount: 1 })
-      .toArray();
-    expect(left.map((a) => [a.amount, (a.customItemDate as Date).getUTCFullYear() === 9999])).toEqual([
-      [10, false],
-      [30, true],
-    ]);
     const sweeper = t.app.get(TransferMaintenanceProcessor);
     await sweeper.sweepNow();
     await sweeper.sweepNow();
