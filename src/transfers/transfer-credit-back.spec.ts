@@ -16,6 +16,7 @@ import type { PayoutProvidersService } from './payout-providers.service';
 import { ProviderWebhooksService } from './provider-webhooks.service';
 import type { TransferQueue } from './transfer-queue';
 import type { TransfersRepository } from './transfers.repository';
+import { creditAdjustmentIdOf } from './transfer-credits';
 import { TransfersService } from './transfers.service';
 
 /** Integer cents: the oracle's own arithmetic (never the code's money helpers). */
@@ -207,6 +208,25 @@ describe('Transfer credit-backs', () => {
       await service.fail(SHOP, doc, 'refused', 'rail');
       await sweep;
       await owedOnce(doc._id, 70);
+    });
+
+    it('a late credit-back of an earlier failure never touches the credit of a later one (ids are never reused)', async () => {
+      const t = await service.createForPaidBatch(SHOP, {
+        batchId: new Types.ObjectId(),
+        vendorId,
+        amount: 70,
+      });
+      await service.fail(SHOP, (await repo.findById(SHOP, t._id))!, 'refused', 'rail');
+      const firstFailure = (await repo.findById(SHOP, t._id))!; // what a slow sweeper pass read
+      await service.retry(SHOP, t._id);
+      await service.fail(SHOP, (await repo.findById(SHOP, t._id))!, 'refused again', 'rail');
+      const second = (await repo.findById(SHOP, t._id))!;
+      expect(second.credits.map((c) => String(c.adjustmentId))).toEqual([
+        String(creditAdjustmentIdOf(t._id, 2)),
+      ]);
+      await service.creditBack(SHOP, firstFailure); // its credit is not owed any more: withdrawn, not the new one
+      await owedOnce(second._id, 70);
+      expect([...credits.credits.keys()]).toEqual([String(creditAdjustmentIdOf(t._id, 2))]);
     });
 
     it('without a race: a failure credits once; the retry withdraws it and the transfer is pending', async () => {

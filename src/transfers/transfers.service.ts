@@ -21,7 +21,7 @@ import { Transfer, TransferStateChange } from './transfer.schema';
 import { TransferQueue } from './transfer-queue';
 import { signalTransferMoved } from './transfer-signals';
 import { TransferCreditBack } from './transfer-credit-back';
-import { failureCredit, ledgerOf, reversalCredit } from './transfer-credits';
+import { creditSeqOf, failureCredit, ledgerOf, reversalCredit } from './transfer-credits';
 import { TransferState } from './transfer-states';
 import { TransfersRepository } from './transfers.repository';
 
@@ -204,7 +204,15 @@ export class TransfersService {
       t._id,
       'pending',
       this.change('failed', 'pending', this.caller(), `credit-back ${withdrawn.join(', ') || 'absent'}`),
-      { lastError: null, failedAt: null, creditAdjustmentId: null, credits: [], refusals: 0 },
+      // The counter stays (stored, for a transfer from before it): a withdrawn id is never used again.
+      {
+        lastError: null,
+        failedAt: null,
+        creditAdjustmentId: null,
+        credits: [],
+        creditSeq: creditSeqOf(held),
+        refusals: 0,
+      },
       { stamp, event },
     );
     if (!moved) throw new ConflictError('The transfer changed meanwhile; read it again');
