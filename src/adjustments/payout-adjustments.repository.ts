@@ -134,6 +134,16 @@ export class PayoutAdjustmentsRepository
       .exec();
   }
 
+  /** A held system adjustment (dated `held`) gets its real date; whether it was still held. */
+  async releaseHeld(scope: ShopScope, id: Types.ObjectId, held: Date, at: Date): Promise<boolean> {
+    const res = await this.model
+      .updateOne(this.scoped(scope, { _id: id, status: 'UNPAID', customItemDate: held }), {
+        $set: { customItemDate: at },
+      })
+      .exec();
+    return res.modifiedCount === 1;
+  }
+
   /** Deletes only while UNPAID; whether a record was deleted. */
   async deleteUnpaid(scope: ShopScope, id: Types.ObjectId): Promise<boolean> {
     const res = await this.model.deleteOne(this.scoped(scope, { _id: id, status: 'UNPAID' })).exec();

@@ -23,6 +23,12 @@ import { VendorsRepository } from '../vendors/vendors.repository';
 const UPDATABLE = ['amount', 'type', 'comments', 'customItemDate'] as const;
 
 /**
+ * The date of a system ADDITION not released yet: later than any cut-off, so no batch selects it
+ * (and `markPaid` re-checks the date), while the transfer it credits could still be retried.
+ */
+export const HELD_UNTIL_RELEASED = new Date('9999-12-31T00:00:00.000Z');
+
+/**
  * Payout adjustments (spec §2.9, §3). Callers create, edit and delete UNPAID adjustments; only the
  * payout engine moves one to PAID, after which every edit or delete is refused with 409.
  */
@@ -130,13 +136,21 @@ export class PayoutAdjustmentsService {
   }
 
   /**
-   * A system ADDITION (no caller made it): the credit-back of a failed or reversed payout transfer
-   * (DESIGN §10), so the next batch pays the amount again. Exactly once per `id` — the caller's
-   * record id (the transfer id) becomes the adjustment's `_id`, so a repeat finds the first one.
+   * A system ADDITION (no caller made it): a credit-back of a failed or reversed payout transfer
+   * (DESIGN §10), so the next batch pays the amount again. Exactly once per `id` — the id the
+   * transfer recorded for this credit becomes the adjustment's `_id`, so a repeat finds the first.
+   * `held`: dated past any cut-off (no batch can pay it) until `releaseSystemAddition`, which the
+   * transfer side calls once it has checked the transfer still owes it.
    */
   async createSystemAddition(
     scope: ShopScope,
-    input: { id: Types.ObjectId; vendorId: Types.ObjectId; amount: number; comments: string },
+    input: {
+      id: Types.ObjectId;
+      vendorId: Types.ObjectId;
+      amount: number;
+      comments: string;
+      held?: boolean;
+    },
   ): Promise<PayoutAdjustmentDto> {
     const existing = await this.adjustments.findById(scope, String(input.id));
     if (existing) return toPayoutAdjustmentResponse(existing);
@@ -152,7 +166,7 @@ export class PayoutAdjustmentsService {
         type: 'ADDITION',
         customId: formatCustomId(seq),
         comments: input.comments,
-        customItemDate: this.clock.now(),
+        customItemDate: input.held ? HELD_UNTIL_RELEASED : this.clock.now(),
       });
       return toPayoutAdjustmentResponse(created);
     } catch (err) {
@@ -161,6 +175,11 @@ export class PayoutAdjustmentsService {
       if (!raced) throw err;
       return toPayoutAdjustmentResponse(raced);
     }
+  }
+
+  /** A held system ADDITION becomes payable, dated `at` (false: not held, paid or withdrawn). */
+  releaseSystemAddition(scope: ShopScope, id: Types.ObjectId, at: Date): Promise<boolean> {
+    return this.adjustments.releaseHeld(scope, id, HELD_UNTIL_RELEASED, at);
   }
 
   /**

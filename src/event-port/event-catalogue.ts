@@ -152,7 +152,7 @@ export const EVENT_CATALOGUE = {
   },
   'transfer.failed': {
     description:
-      "A paid batch's transfer failed or was reversed; its amount is credited back as an ADDITION the next batch pays.",
+      "A paid batch's transfer failed or was reversed; its amount (for a reversal, what was taken back) is credited back as an ADDITION the next batch pays. Sent again for each further partial reversal, with the new total in `reversedAmount` and its credit in `creditAdjustmentIds`.",
     object: 'TransferDto',
     emitted: true,
     merchant: false,

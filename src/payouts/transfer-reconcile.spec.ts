@@ -50,4 +50,45 @@ describe('reconcileTransfers', () => {
       `credit-back ${String(tReversed._id)} is ADDITION 40, the reversed transfer owes 15`,
     ]);
   });
+
+  it('a transfer reversed in three parts: each credit is checked, their sum is what it owes', () => {
+    const first = batch(100);
+    const ids = [new Types.ObjectId(), new Types.ObjectId(), new Types.ObjectId()];
+    const t1 = transfer(first, 'reversed', {
+      reversedAmount: 100,
+      credits: [
+        { adjustmentId: ids[0], amount: 10, reversedTotal: 10, at: new Date() },
+        { adjustmentId: ids[1], amount: 30, reversedTotal: 40, at: new Date() },
+        { adjustmentId: ids[2], amount: 60, reversedTotal: 100, at: new Date() },
+      ],
+    });
+    const second = batch(40); // the first two credits, paid again
+    const t2 = transfer(second, 'paid');
+    const adj = (id: Types.ObjectId, amount: number, status: 'UNPAID' | 'PAID') =>
+      ({ _id: id, type: 'ADDITION', amount, status }) as PayoutAdjustment;
+    const ok = reconcileTransfers(
+      [second, first],
+      [t1, t2],
+      [adj(ids[0], 10, 'PAID'), adj(ids[1], 30, 'PAID'), adj(ids[2], 60, 'UNPAID')],
+    );
+    expect(ok).toEqual({
+      transferred: 140,
+      creditedBack: 100,
+      creditPaid: 40,
+      delivered: 40,
+      differences: [],
+    });
+    const short = reconcileTransfers([first], [t1], [adj(ids[0], 10, 'PAID'), adj(ids[2], 59.99, 'UNPAID')]);
+    expect(short.differences).toEqual([
+      `reversed transfer ${String(t1._id)} of 100 is not credited back (30 as ${String(ids[1])})`,
+      `credit-back ${String(ids[2])} is ADDITION 59.99, the reversed transfer owes 60`,
+    ]);
+    const overRecorded = transfer(first, 'reversed', {
+      reversedAmount: 40,
+      credits: [{ adjustmentId: ids[0], amount: 50, reversedTotal: 50, at: new Date() }],
+    });
+    expect(reconcileTransfers([first], [overRecorded], [adj(ids[0], 50, 'UNPAID')]).differences).toEqual([
+      `reversed transfer ${String(overRecorded._id)} owes 40 but records credits of 50`,
+    ]);
+  });
 });

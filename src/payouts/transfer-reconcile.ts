@@ -1,13 +1,14 @@
 import type { PayoutAdjustment } from '../adjustments/payout-adjustment.schema';
 import { subtractAmounts, sumAmounts } from '../common/money';
 import type { Transfer } from '../transfers/transfer.schema';
+import { ledgerOf, owedBack } from '../transfers/transfer-credits';
 import type { PayoutBatch } from './payout-batch.schema';
 
 /** What reconcile says about a vendor's transfers (DESIGN §10). */
 export interface TransferReconciliation {
   /** Σ of the batches' transfers as sent (one per completed batch, its total). */
   transferred: number;
-  /** Σ of what failed or reversed transfers gave back: credited to the vendor as ADDITIONs. */
+  /** Σ of what failed or reversed transfers gave back: credited to the vendor as ADDITIONs (several per transfer after partial reversals). */
   creditedBack: number;
   /** Of creditedBack: what a later batch has paid again (the credit-back adjustments that are PAID). */
   creditPaid: number;
@@ -21,7 +22,8 @@ export interface TransferReconciliation {
 }
 
 /**
- * A failed transfer is credited back as an ADDITION whose `_id` is the transfer id, and the next
+ * A failed transfer is credited back as an ADDITION (its `_id` recorded in the transfer's credits:
+ * the transfer id for the first; a reversed one has one per partial reversal), and the next
  * batch pays it: Σ paid by batches then counts that money twice (once per batch that paid it),
  * which is right for the batches, while the vendor received it once. This proves the transfer
  * side: every completed batch handed over has a transfer of its total, and every failed or
@@ -55,19 +57,31 @@ export function reconcileTransfers(
   const creditsPaid: number[] = [];
   for (const t of transfers) {
     if (t.state !== 'failed' && t.state !== 'reversed') continue;
-    const owed = t.state === 'reversed' ? (t.reversedAmount ?? t.amount) : t.amount;
-    const credit = adjustmentById.get(String(t._id));
-    if (!credit) {
-      differences.push(`${t.state} transfer ${String(t._id)} of ${owed} is not credited back`);
-      continue;
-    }
-    if (credit.type !== 'ADDITION' || credit.amount !== owed) {
+    const owed = owedBack(t);
+    const ledger = ledgerOf(t);
+    const recorded = sumAmounts(ledger.map((c) => c.amount));
+    if (recorded !== owed) {
       differences.push(
-        `credit-back ${String(credit._id)} is ${credit.type} ${credit.amount}, the ${t.state} transfer owes ${owed}`,
+        `${t.state} transfer ${String(t._id)} owes ${owed} but records credits of ${recorded}`,
       );
     }
-    credits.push(credit.amount);
-    if (credit.status === 'PAID') creditsPaid.push(credit.amount);
+    for (const c of ledger) {
+      const credit = adjustmentById.get(String(c.adjustmentId));
+      if (!credit) {
+        differences.push(
+          `${t.state} transfer ${String(t._id)} of ${owed} is not credited back` +
+            (ledger.length > 1 ? ` (${c.amount} as ${String(c.adjustmentId)})` : ''),
+        );
+        continue;
+      }
+      if (credit.type !== 'ADDITION' || credit.amount !== c.amount) {
+        differences.push(
+          `credit-back ${String(credit._id)} is ${credit.type} ${credit.amount}, the ${t.state} transfer owes ${c.amount}`,
+        );
+      }
+      credits.push(credit.amount);
+      if (credit.status === 'PAID') creditsPaid.push(credit.amount);
+    }
   }
   const transferred = sumAmounts(transfers.map((t) => t.amount));
   const creditedBack = sumAmounts(credits);

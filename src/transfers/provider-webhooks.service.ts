@@ -153,23 +153,28 @@ export class ProviderWebhooksService implements OnModuleInit {
     return this.store(scope, shop.domain, `paypal/${event.event_type}`, `paypal:${event.id}`, rawBody);
   }
 
-  /** `stripe/transfer.reversed`: the paid transfer is reversed (by what Stripe took back) and credited back. */
+  /**
+   * `stripe/transfer.reversed`: Stripe sends one per reversal, its Transfer object carrying the
+   * running total reversed (`amount_reversed`). The paid or reversed transfer is reversed up to that
+   * total and credited back the increase, once; an older or repeated total changes nothing.
+   */
   async applyStripe(scope: ShopScope, topic: string, payload: unknown): Promise<string> {
     const object = (payload as { data?: { object?: StripeTransferObject } })?.data?.object;
     if (topic !== 'stripe/transfer.reversed' || !object?.id) return 'ignored';
     const t = await this.transfers.findByProviderId(scope, object.id);
     if (!t) return 'ignored: no transfer with this Stripe id';
-    if (t.state !== 'paid') return `ignored: transfer is ${t.state}`;
-    const reversed = fromMinorUnits(object.amount_reversed ?? object.amount ?? 0, t.currency);
+    if (t.state !== 'paid' && t.state !== 'reversed') return `ignored: transfer is ${t.state}`;
+    const minor = stripeReversedTotal(object);
+    const reversed = fromMinorUnits(minor, t.currency);
     if (!(reversed > 0)) return 'ignored: nothing reversed';
-    await this.service.reverse(
+    const moved = await this.service.reverse(
       scope,
       t,
       reversed,
       'webhook:stripe',
-      `Stripe reversed ${reversed} ${t.currency}`,
+      `Stripe reversed ${reversed} ${t.currency} in total`,
     );
-    return 'reversed';
+    return moved ? 'reversed' : 'ignored: already reversed that far';
   }
 
   /**
@@ -238,4 +243,17 @@ interface StripeTransferObject {
   id?: string;
   amount?: number;
   amount_reversed?: number;
+  reversed?: boolean;
+  reversals?: { data?: Array<{ amount?: number }> };
+}
+
+/**
+ * The total reversed so far, in minor units: `amount_reversed` (Stripe always sends it), else the
+ * sum of the listed reversals, else all of it when the object says `reversed`.
+ */
+export function stripeReversedTotal(o: StripeTransferObject): number {
+  if (Number.isSafeInteger(o.amount_reversed)) return o.amount_reversed!;
+  const listed = (o.reversals?.data ?? []).map((r) => r.amount).filter((a) => Number.isSafeInteger(a));
+  if (listed.length) return listed.reduce((s: number, a) => s + a!, 0);
+  return o.reversed === true && Number.isSafeInteger(o.amount) ? o.amount! : 0;
 }

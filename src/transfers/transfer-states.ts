@@ -5,6 +5,9 @@
  * followed (PayPal); `awaiting_reference`: the manual rail, until an operator records the bank
  * reference; `paid`; `failed` (refused after the attempts, or the provider's item failed/returned/
  * went unclaimed) and `reversed` (paid, then the provider took it back) are credited back once.
+ * `reversed` is final as a state, but not as an amount: a further partial reversal raises its
+ * `reversedAmount` (a history entry reversed → reversed, told as `transfer.failed`) and credits the
+ * increase (TransfersService.reverse).
  */
 export const TRANSFER_STATES = [
   'pending',

@@ -3,6 +3,7 @@ import type { BatchTransferDto, TransferDto } from './dto/transfer.dto';
 import type { PayoutMethod } from './payout-method.schema';
 import type { RailTransfer } from './rails/payout-rail';
 import type { Transfer } from './transfer.schema';
+import { ledgerOf } from './transfer-credits';
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
@@ -23,6 +24,8 @@ export function toTransferResponse(t: Transfer): TransferDto {
     lastError: t.lastError ?? null,
     reference: t.reference ?? null,
     creditAdjustmentId: t.creditAdjustmentId ? String(t.creditAdjustmentId) : null,
+    creditAdjustmentIds: ledgerOf(t).map((c) => String(c.adjustmentId)),
+    reversedAmount: t.reversedAmount ?? null,
     createdAt: new Date(t.createdAt).toISOString(),
     sentAt: iso(t.sentAt),
     settledAt: iso(t.settledAt),

@@ -16,6 +16,22 @@ export class TransferStateChange {
 export const TransferStateChangeSchema = SchemaFactory.createForClass(TransferStateChange);
 
 /**
+ * One credit-back the transfer owes the vendor (issue 28): recorded in the same single-document
+ * write as the failure or the reversal it pays back, then made as a system ADDITION adjustment of
+ * that id (transfer-credit-back.ts). A retry of a failed transfer withdraws them and clears the list.
+ */
+@Schema({ _id: false })
+export class TransferCredit {
+  @Prop({ type: Types.ObjectId, required: true }) adjustmentId!: Types.ObjectId;
+  /** Decimal (2 dp), > 0. */
+  @Prop({ type: Number, required: true }) amount!: number;
+  /** A reversal's: the reversed total this credit brought the transfer to; null for a failure. */
+  @Prop({ type: Number, default: null }) reversedTotal!: number | null;
+  @Prop({ type: Date, required: true }) at!: Date;
+}
+export const TransferCreditSchema = SchemaFactory.createForClass(TransferCredit);
+
+/**
  * The money of one paid payout batch leaving the marketplace (DESIGN §10): exactly one per batch
  * (unique `{shopId, batchId}`), stored before any provider is called, so the provider's
  * idempotency key (this `_id`) exists before the first request and a retry or a second trigger
@@ -59,7 +75,10 @@ export class Transfer {
   @Prop({ type: Date, default: null }) settledAt!: Date | null;
   @Prop({ type: Date, default: null }) failedAt!: Date | null;
   @Prop({ type: Date, default: null }) reversedAt!: Date | null;
-  /** What the provider took back (a partial reversal credits back only this much). */
+  /**
+   * What the provider took back in total (Stripe's running `amount_reversed`): only ever raised,
+   * conditionally on the value it was read at, each raise with its credit of the increase.
+   */
   @Prop({ type: Number, default: null }) reversedAmount!: number | null;
   /** Since when PayPal reports the item UNCLAIMED (failed after 30 days of it). */
   @Prop({ type: Date, default: null }) unclaimedSince!: Date | null;
@@ -67,8 +86,15 @@ export class Transfer {
   /** A rail call in progress holds the transfer until then (another attempt waits for it to lapse). */
   @Prop({ type: Date, default: null }) leaseUntil!: Date | null;
 
-  /** The ADDITION adjustment that credited a failed or reversed transfer back (its id = this id). */
+  /**
+   * The latest credit-back once every credit of `credits` is made (the first one's id = this id);
+   * null while one may be missing (the transfer sweeper finishes those).
+   */
   @Prop({ type: Types.ObjectId, default: null }) creditAdjustmentId!: Types.ObjectId | null;
+  /** The credit-backs owed: one for a failure, one per reversal increment. */
+  @Prop({ type: [TransferCreditSchema], default: [] }) credits!: TransferCredit[];
+  /** Credits ever recorded (never lowered by a retry): the next one's id comes from it. */
+  @Prop({ type: Number, default: 0 }) creditSeq!: number;
 
   @Prop({ type: [TransferStateChangeSchema], default: [] }) history!: TransferStateChange[];
 

@@ -32,7 +32,9 @@ export class TransfersProcessor {
 /**
  * The transfer sweeper (repeatable, and once at start): queues again every open transfer nothing
  * touched for a while (its job was lost, or retried out during a long outage), and credits back
- * any failed or reversed transfer whose credit-back did not happen (its process died in between).
+ * any failed or reversed transfer whose credit-backs are not all confirmed (its process died in
+ * between, or a retry died holding it): the credit ids are fixed in the transfer, so a repeat
+ * makes only what is missing.
  */
 @Processor(Queues.Maintenance)
 export class TransferMaintenanceProcessor extends RepeatableJobsProcessor {

@@ -152,14 +152,16 @@ describe('Transfers: money out equals batches minus credit-backs (property)', ()
             await drive(t._id);
           } else if (o.kind === 'reverse') {
             const t = pick(o.pick);
-            if (t?.state === 'paid' && t.providerId) {
-              const minor = stripe.transfers.get(t.providerId)!.amount;
-              const back = o.partial ? Math.max(1, Math.floor(minor / 3)) : minor;
-              stripe.reverse(t.providerId, back);
+            // paid, or reversed already (a further partial reversal): Stripe reports the running total
+            if ((t?.state === 'paid' || t?.state === 'reversed') && t.providerId) {
+              const st = stripe.transfers.get(t.providerId)!;
+              const more = o.partial ? Math.max(1, Math.floor(st.amount / 3)) : st.amount;
+              const total = Math.min(st.amount, st.amount_reversed + more);
+              stripe.reverse(t.providerId, total);
               await service.reverse(
                 SHOP,
                 await service.load(SHOP, t._id),
-                back / 100,
+                total / 100,
                 'webhook:stripe',
                 'test',
               );

@@ -10,6 +10,7 @@ import { isDuplicateKeyError } from '../common/errors/duplicate-key';
 import { clearMarker, markedBefore } from '../event-port/pending-event-marker';
 import { valueOrAny } from '../database/query-filters';
 import { Transfer, TransferStateChange } from './transfer.schema';
+import type { CreditWrite } from './transfer-credits';
 import {
   OPEN_STATES,
   PAYOUT_METHOD_TYPES,
@@ -187,14 +188,88 @@ export class TransfersRepository extends TenantRepository<Transfer> {
     });
   }
 
-  /** Records the credit-back adjustment (idempotent: the same id every time). */
-  setCreditAdjustment(
+  /**
+   * A move to `failed`, a paid transfer's reversal, or a reversed one's raise (a further partial
+   * reversal), with the credit-back it owes, in one conditional write: on the state it may start
+   * from, the credit counter it was read at (so two writers never record the same credit) and, for
+   * a reversal, the reversed total it was read at (so the total only ever rises, and by exactly the
+   * credited increase). The credit marker goes null until the credit is made. Null: it changed.
+   */
+  recordCredit(
     scope: ShopScope,
-    id: Types.ObjectId,
-    adjustmentId: Types.ObjectId | null,
-  ): Promise<unknown> {
+    t: Pick<Transfer, '_id' | 'state'>,
+    to: 'failed' | 'reversed',
+    change: TransferStateChange,
+    write: CreditWrite,
+  ): Promise<Transfer | null> {
+    const raise = to === 'reversed' && t.state === 'reversed';
+    const seq = write.was.creditSeq;
+    const filter = {
+      _id: t._id,
+      state: raise ? 'reversed' : { $in: sourcesOf(to) },
+      // None recorded yet, or a transfer stored before the counter (null matches a missing field).
+      creditSeq: seq ? seq : { $in: [0, null] },
+      ...(to === 'reversed' ? { reversedAmount: write.was.reversedAmount } : {}),
+    };
     return this.model
-      .updateOne(this.scoped(scope, { _id: id }), { $set: { creditAdjustmentId: adjustmentId } })
+      .findOneAndUpdate(
+        this.scoped(scope, filter),
+        {
+          $set: {
+            ...write.set,
+            state: to,
+            leaseUntil: NO_LEASE,
+            creditAdjustmentId: null,
+            creditSeq: write.creditSeq,
+          },
+          $min: { eventPendingAt: change.at },
+          $push: { history: change, credits: { $each: write.credits } },
+        },
+        { new: true },
+      )
+      .lean<Transfer>()
+      .exec();
+  }
+
+  /**
+   * An operator retry takes the failed transfer first (a lease no other retry or credit-back link
+   * gets past) and marks its credits unconfirmed, so a retry that dies before moving it leaves a
+   * transfer the sweeper credits back again once the hold lapses.
+   */
+  holdForRetry(scope: ShopScope, id: Types.ObjectId, now: Date, until: Date): Promise<Transfer | null> {
+    return this.model
+      .findOneAndUpdate(
+        this.scoped(scope, { _id: id, state: 'failed', leaseUntil: { $lte: now } }),
+        { $set: { leaseUntil: until, creditAdjustmentId: null } },
+        { new: true },
+      )
+      .lean<Transfer>()
+      .exec();
+  }
+
+  /**
+   * Every credit of the transfer as read is made: the marker names the latest — only while it is
+   * still in that state with those credits (same counter) and no retry holds it.
+   */
+  markCredited(
+    scope: ShopScope,
+    t: Pick<Transfer, '_id' | 'state' | 'creditSeq'>,
+    adjustmentId: Types.ObjectId,
+    now: Date,
+  ): Promise<Transfer | null> {
+    const creditSeq = t.creditSeq ?? 0;
+    return this.model
+      .findOneAndUpdate(
+        this.scoped(scope, {
+          _id: t._id,
+          state: t.state,
+          creditSeq: creditSeq === 0 ? { $in: [0, null] } : creditSeq,
+          leaseUntil: { $lte: now },
+        }),
+        { $set: { creditAdjustmentId: adjustmentId } },
+        { new: true },
+      )
+      .lean<Transfer>()
       .exec();
   }
 }

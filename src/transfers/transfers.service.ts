@@ -1,4 +1,4 @@
-import { Injectable, Logger, Optional } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { PayoutAdjustmentsService } from '../adjustments/payout-adjustments.service';
 import { AuditTrail } from '../audit/audit-trail.service';
@@ -20,8 +20,13 @@ import { toBatchTransfer, toTransferResponse } from './transfer.mapper';
 import { Transfer, TransferStateChange } from './transfer.schema';
 import { TransferQueue } from './transfer-queue';
 import { signalTransferMoved } from './transfer-signals';
-import { creditsBack, TransferState } from './transfer-states';
+import { TransferCreditBack } from './transfer-credit-back';
+import { creditSeqOf, failureCredit, ledgerOf, reversalCredit } from './transfer-credits';
+import { TransferState } from './transfer-states';
 import { TransfersRepository } from './transfers.repository';
+
+/** How long an operator retry holds a failed transfer (it takes milliseconds; a crash lets it lapse). */
+const RETRY_HOLD_MS = 60_000;
 
 /** What the payout engine hands over once a batch is marked paid with a positive total. */
 export interface PaidBatch {
@@ -40,7 +45,7 @@ export interface PaidBatch {
  */
 @Injectable()
 export class TransfersService {
-  private readonly logger = new Logger('Transfers');
+  private readonly credits: TransferCreditBack;
 
   constructor(
     private readonly transfers: TransfersRepository,
@@ -52,7 +57,9 @@ export class TransfersService {
     private readonly audit: AuditTrail,
     private readonly clock: Clock,
     @Optional() private readonly events?: EventSink,
-  ) {}
+  ) {
+    this.credits = new TransferCreditBack(transfers, adjustments, clock);
+  }
 
   /**
    * The engine's one call after a batch is marked paid with a positive total (never for a
@@ -154,20 +161,34 @@ export class TransfersService {
   /**
    * An operator retry of a failed transfer: its credit-back is taken back (refused when a batch has
    * paid it already — the money reached the vendor that way) and the transfer is sent again with
-   * the same idempotency key.
+   * the same idempotency key. The transfer is held first (no credit-back can be confirmed past the
+   * hold, see TransferCreditBack), then its credits are withdrawn, then it moves: a credit-back
+   * running at the same time either is withdrawn here or withdraws itself.
    */
   async retry(scope: ShopScope, id: string): Promise<TransferDto> {
     const t = await this.load(scope, id);
     if (t.state !== 'failed')
       throw new ConflictError(`Only a failed transfer can be retried; this one is ${t.state}`);
-    // First forget the credit (a crash after this leaves a failed transfer the sweeper credits again).
-    await this.transfers.setCreditAdjustment(scope, t._id, null);
-    const withdrawn = await this.adjustments.withdrawSystemAddition(scope, t._id);
-    if (withdrawn === 'paid') {
-      await this.transfers.setCreditAdjustment(scope, t._id, t._id);
-      throw new ConflictError(
-        'This transfer was credited back and a later payout batch has paid that credit; it cannot be sent again',
-      );
+    const now = this.clock.now();
+    const held = await this.transfers.holdForRetry(
+      scope,
+      t._id,
+      now,
+      new Date(now.getTime() + RETRY_HOLD_MS),
+    );
+    if (!held) throw new ConflictError('The transfer changed meanwhile or is being retried; read it again');
+    const withdrawn: string[] = [];
+    for (const c of ledgerOf(held)) {
+      const w = await this.adjustments.withdrawSystemAddition(scope, c.adjustmentId);
+      if (w === 'paid') {
+        // The vendor has this money through a batch: the transfer stays failed, its credit confirmed.
+        const released = await this.transfers.release(scope, t._id, {});
+        if (released) await this.creditBack(scope, released);
+        throw new ConflictError(
+          'This transfer was credited back and a later payout batch has paid that credit; it cannot be sent again',
+        );
+      }
+      withdrawn.push(w);
     }
     const stamp = this.audit.begin();
     const event = this.audit.changed(
@@ -182,8 +203,16 @@ export class TransfersService {
       scope,
       t._id,
       'pending',
-      this.change('failed', 'pending', this.caller(), `credit-back ${withdrawn}`),
-      { lastError: null, failedAt: null, creditAdjustmentId: null, refusals: 0 },
+      this.change('failed', 'pending', this.caller(), `credit-back ${withdrawn.join(', ') || 'absent'}`),
+      // The counter stays (stored, for a transfer from before it): a withdrawn id is never used again.
+      {
+        lastError: null,
+        failedAt: null,
+        creditAdjustmentId: null,
+        credits: [],
+        creditSeq: creditSeqOf(held),
+        refusals: 0,
+      },
       { stamp, event },
     );
     if (!moved) throw new ConflictError('The transfer changed meanwhile; read it again');
@@ -194,69 +223,65 @@ export class TransfersService {
   }
 
   /**
-   * Credits a failed or reversed transfer's amount back to the vendor: a system ADDITION
-   * adjustment whose `_id` is the transfer id (so exactly once, whoever calls and however often),
-   * paid by the vendor's next batch. The batch's lines stay paid by their batch.
+   * Makes the credit-backs a failed or reversed transfer recorded (system ADDITION adjustments,
+   * the first with the transfer's own id), paid by the vendor's next batch; the batch's lines stay
+   * paid by their batch. Idempotent and resumable: the transfer sweeper calls it for any transfer
+   * whose credits are not confirmed yet.
    */
-  async creditBack(scope: ShopScope, transfer: Transfer): Promise<void> {
-    if (!creditsBack(transfer.state)) return;
-    const amount =
-      transfer.state === 'reversed' ? (transfer.reversedAmount ?? transfer.amount) : transfer.amount;
-    if (!(amount > 0)) return;
-    const why = transfer.state === 'reversed' ? 'was reversed by the provider' : 'failed';
-    const adjustment = await this.adjustments.createSystemAddition(scope, {
-      id: transfer._id,
-      vendorId: transfer.vendorId,
-      amount,
-      comments: `Credit back: transfer ${String(transfer._id)} of payout batch ${String(transfer.batchId)} ${why}`,
-    });
-    await this.transfers.setCreditAdjustment(scope, transfer._id, new Types.ObjectId(adjustment._id));
-    this.logger.log(
-      { transferId: String(transfer._id), adjustmentId: adjustment._id, amount },
-      'Transfer credited back',
-    );
+  async creditBack(scope: ShopScope, transfer: Transfer): Promise<Transfer> {
+    return this.credits.settle(scope, transfer);
   }
 
-  /** Moves a transfer to `failed` (from pending or sent) and credits it back; false when it had moved on. */
+  /**
+   * Moves a transfer to `failed` (from pending or sent) with its credit-back recorded in the same
+   * write, makes the credit, then tells of the failure; false when it had moved on.
+   */
   async fail(scope: ShopScope, t: Transfer, reason: string, by: string): Promise<boolean> {
-    const moved = await this.transfers.move(
+    const change = this.change(t.state, 'failed', by, reason);
+    const moved = await this.transfers.recordCredit(
       scope,
-      t._id,
+      t,
       'failed',
-      this.change(t.state, 'failed', by, reason),
-      {
-        lastError: reason,
-        failedAt: this.clock.now(),
-      },
+      change,
+      failureCredit(t, reason, change.at),
     );
     if (!moved) return false;
-    await this.moved(scope, moved);
-    await this.creditBack(scope, moved);
+    await this.moved(scope, await this.creditBack(scope, moved));
     return true;
   }
 
-  /** paid → reversed (the provider took it back) and credited back; false when it was not paid. */
+  /**
+   * The provider took back `reportedTotal` in total (Stripe's running `amount_reversed`): a paid
+   * transfer moves to `reversed`, a reversed one has its total raised; either way with a credit of
+   * exactly the increase, recorded in the same conditional write (on the total as read, so it only
+   * rises and every cent of it is credited once, whatever the order of the reports), never above
+   * the transfer amount. An older or repeated report changes nothing (it finishes a credit a crash
+   * left unmade). False when nothing was reversed now.
+   */
   async reverse(
     scope: ShopScope,
-    t: Transfer,
-    reversedAmount: number,
+    start: Transfer,
+    reportedTotal: number,
     by: string,
     note: string,
   ): Promise<boolean> {
-    const moved = await this.transfers.move(
-      scope,
-      t._id,
-      'reversed',
-      this.change(t.state, 'reversed', by, note),
-      {
-        reversedAt: this.clock.now(),
-        reversedAmount: Math.min(round2(reversedAmount), t.amount),
-      },
-    );
-    if (!moved) return false;
-    await this.moved(scope, moved);
-    await this.creditBack(scope, moved);
-    return true;
+    let t: Transfer | null = start;
+    for (let attempt = 0; t && attempt < 5; attempt++) {
+      if (t.state !== 'paid' && t.state !== 'reversed') return false;
+      const change = this.change(t.state, 'reversed', by, note);
+      const write = reversalCredit(t, reportedTotal, change.at);
+      if (!write) {
+        if (t.state === 'reversed' && !t.creditAdjustmentId) await this.creditBack(scope, t);
+        return false;
+      }
+      const moved = await this.transfers.recordCredit(scope, t, 'reversed', change, write);
+      if (moved) {
+        await this.moved(scope, await this.creditBack(scope, moved));
+        return true;
+      }
+      t = await this.transfers.findById(scope, t._id); // another report or move got there first
+    }
+    return false;
   }
 
   change(

@@ -6,6 +6,7 @@ import type { PayoutProvidersService } from '../../src/transfers/payout-provider
 import type { RailCredentials } from '../../src/transfers/rails/payout-rail';
 import type { TransferQueue } from '../../src/transfers/transfer-queue';
 import type { Transfer, TransferStateChange } from '../../src/transfers/transfer.schema';
+import type { CreditWrite } from '../../src/transfers/transfer-credits';
 import { sourcesOf, TRANSFER_EVENT_OF, TransferState } from '../../src/transfers/transfer-states';
 import {
   NewTransfer,
@@ -23,10 +24,16 @@ type TransferMethods =
   | 'claim'
   | 'release'
   | 'move'
-  | 'setCreditAdjustment'
+  | 'recordCredit'
+  | 'holdForRetry'
+  | 'markCredited'
   | 'eventsRecorded';
 
-const copy = (t: Transfer): Transfer => ({ ...t, history: [...t.history] });
+const copy = (t: Transfer): Transfer => ({
+  ...t,
+  history: [...t.history],
+  credits: (t.credits ?? []).map((c) => ({ ...c })),
+});
 
 /** The transfers collection in memory, with the repository's conditional writes (unique batch, lease, state). */
 export class FakeTransfersRepository
@@ -63,6 +70,8 @@ export class FakeTransfersRepository
       unclaimedSince: null,
       leaseUntil: NO_LEASE,
       creditAdjustmentId: null,
+      credits: [],
+      creditSeq: 0,
       history: [change],
       createdAt: now,
       updatedAt: now,
@@ -153,10 +162,54 @@ export class FakeTransfersRepository
       .map(copy);
   }
 
-  async setCreditAdjustment(scope: ShopScope, id: Types.ObjectId, adjustmentId: Types.ObjectId | null) {
+  async recordCredit(
+    scope: ShopScope,
+    ref: Pick<Transfer, '_id' | 'state'>,
+    to: 'failed' | 'reversed',
+    change: TransferStateChange,
+    write: CreditWrite,
+  ) {
+    if (this.crashNextMove) {
+      this.crashNextMove = false;
+      throw new Error('killed before the answer was recorded');
+    }
+    const t = this.live(scope).find((d) => d._id.equals(ref._id));
+    if (!t) return null;
+    const raise = to === 'reversed' && ref.state === 'reversed';
+    const stateOk = raise ? t.state === 'reversed' : sourcesOf(to).includes(t.state);
+    if (!stateOk || (t.creditSeq ?? 0) !== (write.was.creditSeq ?? 0)) return null;
+    if (to === 'reversed' && (t.reversedAmount ?? null) !== write.was.reversedAmount) return null;
+    Object.assign(t, write.set, {
+      state: to,
+      leaseUntil: NO_LEASE,
+      creditAdjustmentId: null,
+      creditSeq: write.creditSeq,
+      updatedAt: new Date(change.at),
+    });
+    t.history.push(change);
+    t.credits = [...(t.credits ?? []), ...write.credits.map((c) => ({ ...c }))];
+    if (!(t.eventPendingAt && t.eventPendingAt <= change.at)) t.eventPendingAt = change.at;
+    return copy(t);
+  }
+
+  async holdForRetry(scope: ShopScope, id: Types.ObjectId, now: Date, until: Date) {
     const t = this.live(scope).find((d) => d._id.equals(id));
-    if (t) t.creditAdjustmentId = adjustmentId;
-    return undefined;
+    if (!t || t.state !== 'failed' || (t.leaseUntil ?? NO_LEASE) > now) return null;
+    Object.assign(t, { leaseUntil: until, creditAdjustmentId: null });
+    return copy(t);
+  }
+
+  async markCredited(
+    scope: ShopScope,
+    ref: Pick<Transfer, '_id' | 'state' | 'creditSeq'>,
+    adjustmentId: Types.ObjectId,
+    now: Date,
+  ) {
+    const t = this.live(scope).find((d) => d._id.equals(ref._id));
+    if (!t || t.state !== ref.state || (t.creditSeq ?? 0) !== (ref.creditSeq ?? 0)) return null;
+    if ((t.leaseUntil ?? NO_LEASE) > now) return null;
+    t.creditAdjustmentId = adjustmentId;
+    return copy(t);
   }
 
   private live(scope: ShopScope): Transfer[] {
@@ -167,24 +220,50 @@ export class FakeTransfersRepository
 /** System ADDITION adjustments in memory, exactly once per id, like the adjustments service. */
 export class FakeCredits implements Pick<
   PayoutAdjustmentsService,
-  'createSystemAddition' | 'withdrawSystemAddition'
+  'createSystemAddition' | 'releaseSystemAddition' | 'withdrawSystemAddition'
 > {
-  readonly credits = new Map<string, { amount: number; status: 'UNPAID' | 'PAID'; vendorId: string }>();
+  readonly credits = new Map<
+    string,
+    { amount: number; status: 'UNPAID' | 'PAID'; vendorId: string; held: boolean }
+  >();
   created = 0;
+  /** Runs before a credit is written / right after (a race test's pause points). */
+  beforeCreate: (() => Promise<void>) | null = null;
+  afterCreate: (() => Promise<void>) | null = null;
+  /** Throws from the next create (the process killed before the adjustment was written). */
+  failNextCreate = false;
 
   async createSystemAddition(
     _scope: ShopScope,
-    input: { id: Types.ObjectId; vendorId: Types.ObjectId; amount: number; comments: string },
+    input: { id: Types.ObjectId; vendorId: Types.ObjectId; amount: number; comments: string; held?: boolean },
   ) {
+    if (this.beforeCreate) await this.beforeCreate();
+    if (this.failNextCreate) {
+      this.failNextCreate = false;
+      throw new Error('killed before the credit was written');
+    }
     const key = String(input.id);
     if (!this.credits.has(key)) {
-      this.credits.set(key, { amount: input.amount, status: 'UNPAID', vendorId: String(input.vendorId) });
+      this.credits.set(key, {
+        amount: input.amount,
+        status: 'UNPAID',
+        vendorId: String(input.vendorId),
+        held: input.held ?? false,
+      });
       this.created++;
     }
-    const c = this.credits.get(key)!;
-    return { _id: key, amount: c.amount, status: c.status } as Awaited<
+    if (this.afterCreate) await this.afterCreate();
+    const c = this.credits.get(key);
+    return { _id: key, amount: c?.amount ?? input.amount, status: c?.status ?? 'UNPAID' } as Awaited<
       ReturnType<PayoutAdjustmentsService['createSystemAddition']>
     >;
+  }
+
+  async releaseSystemAddition(_scope: ShopScope, id: Types.ObjectId, _at: Date) {
+    const c = this.credits.get(String(id));
+    if (!c || c.status !== 'UNPAID' || !c.held) return false;
+    c.held = false;
+    return true;
   }
 
   async withdrawSystemAddition(_scope: ShopScope, id: Types.ObjectId) {
@@ -193,6 +272,18 @@ export class FakeCredits implements Pick<
     if (c.status === 'PAID') return 'paid' as const;
     this.credits.delete(String(id));
     return 'withdrawn' as const;
+  }
+
+  /** A payout batch: every UNPAID credit it can see (a held one is dated past any cut-off) is PAID. */
+  payOutstanding(_at: Date): number {
+    let paid = 0;
+    for (const c of this.credits.values()) {
+      if (c.status === 'UNPAID' && !c.held) {
+        c.status = 'PAID';
+        paid++;
+      }
+    }
+    return paid;
   }
 }
 

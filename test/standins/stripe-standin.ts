@@ -10,6 +10,8 @@ export interface StandinTransfer {
   metadata: Record<string, string>;
   idempotencyKey: string;
   amount_reversed: number;
+  /** Stripe's `reversals.data` (newest first), one per (partial) reversal. */
+  reversals: Array<{ id: string; object: 'transfer_reversal'; amount: number; transfer: string }>;
 }
 
 /**
@@ -50,9 +52,15 @@ export class StripeStandin extends HttpStandin {
     this.byKey.delete(key);
   }
 
+  /** Reverses the transfer up to `amount` in total (minor units; default: all of it), as one more reversal. */
   reverse(id: string, amount?: number): StandinTransfer {
     const t = this.transfers.get(id)!;
-    t.amount_reversed = amount ?? t.amount;
+    const total = Math.min(amount ?? t.amount, t.amount);
+    if (total > t.amount_reversed) {
+      const r = { id: `trr_${randomBytes(8).toString('hex')}`, object: 'transfer_reversal' as const };
+      t.reversals.unshift({ ...r, amount: total - t.amount_reversed, transfer: t.id });
+      t.amount_reversed = total;
+    }
     return t;
   }
 
@@ -159,6 +167,7 @@ export class StripeStandin extends HttpStandin {
         metadata,
         idempotencyKey: key,
         amount_reversed: 0,
+        reversals: [],
       };
       this.transfers.set(t.id, t);
       this.calls.push({ key, created: true });

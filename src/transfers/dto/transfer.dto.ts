@@ -133,6 +133,23 @@ export class TransferDto {
     example: null,
   })
   creditAdjustmentId!: string | null;
+  @ApiProperty({
+    type: [String],
+    description:
+      'Every credit-back of this transfer, oldest first: one for a failure, one per reversal that took ' +
+      'more back (the first has the transfer’s own id). Each is a system ADDITION payout adjustment',
+    example: [],
+  })
+  creditAdjustmentIds!: string[];
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      'What the provider took back in total (partial reversals add up; never more than amount); ' +
+      'null when never reversed',
+    example: null,
+  })
+  reversedAmount!: number | null;
   @ApiProperty({ type: String, format: 'date-time', example: '2026-12-01T08:00:01.500Z' })
   createdAt!: string;
   @ApiProperty({ ...DATE_TIME, example: '2026-12-01T08:00:02.000Z' })
