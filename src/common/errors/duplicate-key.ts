@@ -1,8 +1,8 @@
 /**
- * The one test for "a unique index refused this write". MongoDB answers code 11000 for inserts and
- * updates alike (a bulk insert lists it per refused document in `writeErrors`); so does SecantusDB
- * (dev/CI: insert, update, findAndModify and bulkWrite, checked 2026-11-27). FerretDB's code-1
- * answers are no longer recognised: FerretDB is not a supported store (docs/adr/0037).
+ * The one test for "a unique index refused this write": code 11000. SecantusDB (dev/CI) answers it
+ * for insert, update, findAndModify and bulkWrite (checked 2026-11-27). FerretDB's code-1 answers
+ * are no longer recognised: FerretDB is not a supported store (docs/adr/0037).
+ * MongoDB: answers 11000 for inserts and updates alike (a bulk write lists it per refused statement).
  */
 export function isDuplicateKeyError(err: unknown): boolean {
   const e = err as DriverError | null | undefined;
