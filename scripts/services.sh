@@ -20,7 +20,7 @@
 # secantusd-rs: the MongoDB wire protocol on WiredTiger, with real index scans and sorts; built once
 # from crates.io with cargo (`cargo install secantus-mdb`, ~7-9 min on 2 cores) into the binaries
 # directory. It is the only one: production runs on MongoDB, development and CI on SecantusDB;
-# FerretDB and mongo-java-server (the old MP_STORE choices) were removed (docs/adr/0037-*).
+# FerretDB and mongo-java-server (the old MP_STORE choices) were removed (docs/adr/0037-supported-stores.md).
 #
 # Data, logs and pid files live under .data/ (MP_DATA_DIR overrides); built binaries under
 # MP_BIN_DIR (default: the data directory's bin/, else the checkout's .data/bin/ when it has them,
