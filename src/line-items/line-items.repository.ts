@@ -485,6 +485,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
    * (TALLY_EXPRESSION: this store pays ~2 ms per single-row statement); a row that changed
    * meanwhile, or one left for another vendor, gets the counted value itself. Idempotent: a run
    * that resumes a dead one's pending list writes the same values.
+   * MongoDB: runs the same pipeline update per `_id`; fewer statements save it work too, same values.
    */
   async writeTallies(scope: ShopScope, rows: TallyPendingRow[]): Promise<void> {
     if (rows.length === 0) return;
