@@ -10,8 +10,8 @@ const common = {
   testEnvironment: 'node',
 };
 module.exports = {
-  // Booting the app creates every index on a fresh database, and the CLI tests boot it per command:
-  // on FerretDB that is seconds, not milliseconds. (A global option: Jest ignores it per project.)
+  // Booting the app creates every index on a fresh database, and the CLI tests boot it per command
+  // (on a loaded 2-core machine, seconds). (A global option: Jest ignores it per project.)
   testTimeout: 60_000,
   projects: [
     { ...common, displayName: 'unit', rootDir: 'src', testRegex: '.*\\.spec\\.ts$' },

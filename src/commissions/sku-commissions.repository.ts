@@ -80,9 +80,11 @@ export class SkuCommissionsRepository extends TenantRepository<SkuCommission> {
 
   /**
    * Inserts the records as new ones in one unordered insert; the unique (shopId, sku) index refuses
-   * those the shop already has. Returns the refused SKUs. Insert first because it is the one write
-   * FerretDB (dev/CI) does without scanning the collection: it cannot use an index to find a record
-   * to update, so reading and updating are kept to the SKUs that already exist.
+   * those the shop already has. Returns the refused SKUs. Insert first: it was the one write FerretDB
+   * did without scanning the collection (it could not use an index to find a record to update), so
+   * reading and updating are kept to the SKUs that already exist. FerretDB is no longer supported;
+   * the shape stays, as changing it would change the commands SecantusDB receives.
+   * MongoDB: an insert refused by the unique index and an upsert cost about the same; harmless there.
    */
   async insertNew(
     scope: ShopScope,
@@ -164,8 +166,9 @@ export class SkuCommissionsRepository extends TenantRepository<SkuCommission> {
    * Sets the per-unit cost of goods of each SKU (a line item's `costOfItem` written by hand, spec
    * §4.2 rule 3). A record created here holds only the cost: commissionType / commissionAmount are
    * null, so it never overrides the vendor's rate (DESIGN §6). Missing records are inserted with
-   * explicit nulls (not an upsert's $setOnInsert, whose nulls FerretDB drops); one read, one insert
-   * and one bulk update however many SKUs.
+   * explicit nulls (not an upsert's $setOnInsert, whose nulls FerretDB dropped: no longer a supported
+   * store, the shape kept for SecantusDB's sake); one read, one insert and one bulk update however many SKUs.
+   * MongoDB: keeps a $setOnInsert null as well; the read-insert-update costs it two more round trips.
    */
   async setCostOfGoods(
     scope: ShopScope,

@@ -12,6 +12,7 @@ import { Types } from 'mongoose';
  * Deserializing those whole documents in the API (two nested addresses, fulfilment, tally…) then
  * cost more than the projection saved, so only the wanted elements are decoded here: the others
  * are skipped by their length. Profiled and measured in the README ("CSV export speed").
+ * MongoDB: projects cheaply, so whole raw documents only cost it more bytes on the wire; same rows.
  *
  * Anything this does not decode exactly — a wanted field of another BSON type (a Decimal128, a
  * nested document, a 64-bit integer beyond 2^53), an element type it cannot skip, a malformed

@@ -9,6 +9,7 @@ import type { Model } from 'mongoose';
  * exactly (unlike a `count` without a query, which reads collection metadata); only a sharded
  * cluster's orphaned documents would differ, and this service runs on a replica set.
  * `limit` stops at that many (whether anything matches, without fetching a document).
+ * MongoDB: counts the same index range either way (`count` with a query is exact there); harmless.
  */
 export async function countMatching<T>(
   model: Model<T>,

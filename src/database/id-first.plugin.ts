@@ -6,7 +6,8 @@ import { QUERY_OPS } from './query-ops';
  * The development store takes its `_id` path only when `_id` is the filter's first key; otherwise
  * it plans on the other fields, and `{shopId, _id}` on `line_items` trial-runs the shop-prefixed
  * indexes across the shop: 28 ms of store CPU against 1.5 ms for `{_id, shopId}` at 6,750 rows (an
- * audit outbox's clearing write, 38 ms → 2.5 ms; database/store-ranges.ts). MongoDB plans both alike.
+ * audit outbox's clearing write, 38 ms → 2.5 ms; database/store-ranges.ts).
+ * MongoDB: a filter's key order means nothing to its planner; both orders get the same plan.
  */
 export function idFirst<F extends Record<string, unknown>>(filter: F): F {
   const keys = Object.keys(filter);
@@ -33,8 +34,8 @@ interface HookedQuery {
  * Puts `_id` first in every query filter of the schema's models (`idFirst`), and reads several
  * documents named by `_id` without a sort of their own in `_id` order: a total order, so the
  * development store does not try every candidate index over the collection for the order mongod's
- * plan would give (database/store-ranges.ts). MongoDB reads that order off the `_id` index it
- * seeks anyway.
+ * plan would give (database/store-ranges.ts).
+ * MongoDB: reads that order off the `_id` index it seeks anyway; the added sort costs nothing.
  */
 export function idFirstPlugin(schema: Schema): void {
   schema.pre(QUERY_OPS as unknown as RegExp, function (this: HookedQuery) {

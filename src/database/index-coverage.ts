@@ -145,6 +145,7 @@ export function totallyOrdered(branch: Branch, indexes: DeclaredIndex[]): boolea
  * Whether more than one index could answer the branch (their first key is filtered or sorted on):
  * the plans the development store then tries over the whole collection to return mongod's order,
  * unless that order is total (database/store-ranges.ts).
+ * MongoDB: trial-runs such plans for one bounded batch and caches the winner; a total order costs it nothing.
  */
 export function contested(branch: Branch, indexes: DeclaredIndex[]): boolean {
   const named = new Set([...branch.eq, ...branch.range, ...branch.sort.slice(0, 1).map(([f]) => f)]);

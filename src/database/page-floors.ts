@@ -11,6 +11,7 @@
  * that does not fill it is answered from the whole range instead, and the floor forgotten.
  * A floor only goes stale towards more work: rows added since make the bounded range longer, and
  * each full page moves the floor up to its own last row.
+ * MongoDB: stops its index scan at `offset + limit` rows already; the bounded read is the same answer.
  */
 export class PageFloors {
   private readonly floors = new Map<string, Date>();

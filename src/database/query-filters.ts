@@ -3,7 +3,9 @@
  * enum. Sending `$in` over the whole (small) enum when a list filter is absent keeps the field in
  * the query's equality prefix, so one compound index (…, field, sort keys) serves the list with and
  * without that filter: MongoDB scans each point range in sort order and merges them, instead of
- * needing a second index without the field.
+ * needing a second index without the field. SecantusDB's merge does more work than it reports,
+ * growing with the ranges (docs/adr/0001: a payout page 23 ms single-valued, 103 ms with two `$in`s).
+ * MongoDB: SORT_MERGE over the point ranges reads about one page of index keys; this is its form.
  */
 export function valueOrAny<T>(value: T | undefined, all: readonly T[]): T | { $in: readonly T[] } {
   return value !== undefined ? value : { $in: all };
@@ -19,8 +21,9 @@ type Filter = Record<string, unknown>;
  * same query (the planner flattens the `$and`; index choice and results do not change). SecantusDB
  * 0.5.3 (the development store) does not: beside a top-level `$or` it stops using the equality
  * fields' index and scans the collection — a lease claim by `_id` took 24–37 ms at 25,000 webhook
- * deliveries instead of 1 ms, a cursor page 60 ms instead of 25 ms (measured; README, "The
- * development store"). Combine filters that may each carry one with `allOf`.
+ * deliveries instead of 1 ms, a cursor page 60 ms instead of 25 ms (measured; docs/adr/0001).
+ * Combine filters that may each carry one with `allOf`.
+ * MongoDB: flattens `{$and: [{$or}]}` into the same query as a top-level `$or`; same plan, same rows.
  */
 export function anyOf(alternatives: Filter[]): { $and: [{ $or: Filter[] }] } {
   return { $and: [{ $or: alternatives }] };

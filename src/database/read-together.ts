@@ -46,6 +46,7 @@ export function unionPart(
  * server. Each part's pipeline starts with its `$match` (and `$sort`), so the planner serves it with
  * the same index as the collection's own read would (the index-coverage gate reads every part).
  * Documents come back as a lean read returns them.
+ * MongoDB: serves commands in parallel, but one command still saves round trips; parts use the same indexes.
  */
 export async function readTogether<H>(
   model: Model<H>,

@@ -4,6 +4,12 @@ import type { Connection, Model } from 'mongoose';
  * What the connected server can take, where it differs from MongoDB. Detected once at connect
  * (`buildInfo`); feature code never asks which server it talks to — the database module's helpers
  * (chunkedBulkWrite) read the profile instead.
+ *
+ * FerretDB is no longer a supported store (docs/adr/0037); SecantusDB and MongoDB both get
+ * MONGODB_PROFILE. The detection stays: removing it would drop the `buildInfo` command SecantusDB
+ * receives at every connect, and issue 29 left the default path's commands unchanged. Its only
+ * effect left is to keep a FerretDB someone points MONGODB_URI at from deadlocking on a bulkWrite.
+ * MongoDB: answers `buildInfo` without a `ferretdbVersion`: 1,000 statements per bulkWrite command.
  */
 export interface StoreProfile {
   server: 'mongodb' | 'ferretdb';
@@ -21,7 +27,10 @@ export const FERRETDB_PROFILE: StoreProfile = { server: 'ferretdb', bulkChunk: 1
 
 const profiles = new WeakMap<object, StoreProfile>();
 
-/** Asks the server what it is (FerretDB answers `buildInfo` with a `ferretdbVersion`). */
+/**
+ * Asks the server what it is (FerretDB answers `buildInfo` with a `ferretdbVersion`, SecantusDB with
+ * a `secantusVersion` and MongoDB with neither).
+ */
 export async function detectStoreProfile(connection: Connection): Promise<StoreProfile> {
   let profile = MONGODB_PROFILE;
   try {

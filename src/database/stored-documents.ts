@@ -13,6 +13,7 @@ import type { Model, Schema, SchemaType } from 'mongoose';
  * as is a field the schema does not declare — stricter than mongoose, which would convert the one
  * and drop the other silently. As mongoose stores them, fields left `undefined` are not written and
  * empty plain objects are left out (the schema's `minimize`).
+ * MongoDB: receives the very documents `insertMany` would send; nothing here is store-specific.
  */
 export function storedDocuments<T>(
   model: Model<T>,

@@ -170,6 +170,7 @@ export abstract class TenantRepository<T extends TenantDocument> {
    * `where` bounded to the remembered time on. A bounded read that does not fill the page is read
    * again unbounded and its floor forgotten; a full page remembers its last row's time. Pages whose
    * filter already names the time field, or that are not newest first, are read as they are.
+   * MongoDB: stops its index scan after the page already; the floor changes neither plan nor answer.
    */
   protected async newestFirst<R>(
     where: Record<string, unknown>,

@@ -5,6 +5,7 @@ import { isDuplicateKeyError } from '../common/errors/duplicate-key';
  * created. Two concurrent upserts of the same unique key can both try to insert: on MongoDB the
  * loser fails with E11000; SecantusDB (the dev/CI store) may instead answer the loser with no
  * document and no error. Either way the key exists now, so the loser runs once more and updates it.
+ * MongoDB: answers the loser E11000 (4.2+: retries an equality-on-unique-key upsert itself); never null.
  */
 export async function upsertReturningDocument<T>(run: () => Promise<T | null>): Promise<T> {
   try {

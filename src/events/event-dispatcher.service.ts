@@ -38,6 +38,7 @@ const byId = <T extends { _id: unknown }>(rows: T[]) => new Map(rows.map((r) => 
  * follows (success, the next attempt on the schedule, failure, or disabling the endpoint). Reads
  * and the attempt log are coalesced across concurrent attempts (MicroBatch): the store serialises
  * commands, and one `$in` read or bulk write costs a fraction of many single ones.
+ * MongoDB: runs commands in parallel; coalescing still saves it round trips, never changes an answer.
  */
 @Injectable()
 export class EventDispatcher {

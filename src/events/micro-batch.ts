@@ -3,6 +3,7 @@
  * development store serialises commands, so 200 point reads cost ~20× one `$in` read, and 200
  * updates ~3× one unordered bulk write. Calls wait at most `waitMs` (or until `maxSize` of a group
  * are waiting); each gets its own answer (or the batch's error).
+ * MongoDB: runs commands in parallel, but one `$in` read or bulk write still saves round trips there.
  */
 export class MicroBatch<K, V> {
   private readonly groups = new Map<

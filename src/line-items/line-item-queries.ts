@@ -35,7 +35,9 @@ const sum = (field: string) => ({ $sum: `$${field}` });
 
 /** The vendor report's totals over its whole range (one `$group` beside the page's find). */
 export const REPORT_SUMS_GROUP = {
-  // Every matched line has this vendorId; FerretDB v1.24 sums fields to 0 under `_id: null`.
+  // Every matched line has this vendorId. Grouped by it rather than `_id: null` for FerretDB v1.24
+  // (it summed fields to 0 under null; no longer a supported store), kept: SecantusDB runs this shape.
+  // MongoDB: one group either way, the same sums.
   _id: '$vendorId',
   count: { $sum: 1 },
   sales: sum('sales'),
@@ -72,8 +74,8 @@ export const NO_REPORT_SUMS: ReportSums = {
  * Why not always the status index with `$in` over every status: that is six point ranges merged
  * in sort order, and the development store's merge (and the count over them) grows with the shop:
  * 95 ms find + 150 ms count at 20,000 rows against 48 + 55 ms for one range (scripts/bench/
- * payouts-list.bench.js prints both shapes side by side). MongoDB serves the single range at least
- * as well: an IXSCAN that stops after the page.
+ * payouts-list.bench.js prints both shapes side by side).
+ * MongoDB: serves the single range at least as well: an IXSCAN that stops after the page.
  */
 export function payoutRowsWhere(filter: PayoutRowFilter): Record<string, unknown> {
   const byStatus = filter.payoutStatus !== undefined || filter.fulfillmentStatus !== undefined;

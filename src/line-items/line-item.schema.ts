@@ -246,6 +246,7 @@ LineItemSchema.index({ shopId: 1, vendorId: 1, batchId: 1, inPayouts: 1 });
 // The tally: a vendor's changed rows (few: in flight) by vendor and by the vendor they were counted
 // at, read in (mark, _id) order (a total order: database/store-ranges.ts), and the sweeper's look
 // across shops for rows a crash left changed but uncounted (a system query, like the audit outbox's).
+// MongoDB: the trailing `_id` gives the same order off the index; it costs an index key, no read.
 LineItemSchema.index({ shopId: 1, vendorId: 1, tallyDirt: 1, _id: 1 });
 LineItemSchema.index({ shopId: 1, 'tally.v': 1, tallyDirt: 1, _id: 1 });
 LineItemSchema.index({ tallyDirt: 1 });

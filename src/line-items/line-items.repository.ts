@@ -62,6 +62,7 @@ const EXPORT_BATCH_SIZE = 100;
  * Exports ask the store for whole raw documents, not a projection: the development store encodes a
  * projected document field by field (most of an export's store time), and decoding whole
  * documents in the API would cost more than that saved (bson-fields.ts, README "CSV export speed").
+ * MongoDB: would send fewer bytes for a projection; whole raw documents give the same fields.
  */
 const readMoneyRow = bsonFieldReader<MoneyRowSource>(['_id', ...Object.keys(MONEY_ROW_PROJECTION)]);
 
@@ -90,6 +91,7 @@ const SUPERSEDED_INDEXES = [
  * An order's rows in the unique index's order: no two rows compare equal (a refund row shares its
  * sale's line), so the development store returns them without trying every index over the whole
  * collection (database/store-ranges.ts, "a total order").
+ * MongoDB: reads this order off the same unique index; the full sort key costs it nothing.
  */
 const ORDER_ROWS = { orderId: 1, lineItemId: 1, type: 1, refundId: 1, refundLineItemId: 1 } as const;
 
@@ -121,6 +123,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
    * of their orders (an order has few), filtered here. An `$in` on the line too would be the same
    * index range for MongoDB, but the development store does not seek on a second `$in` and scans
    * the shop (19.5 ms against 0.5 ms at 6,700 rows; database/store-ranges.ts).
+   * MongoDB: would seek the pairs exactly; reading the orders' few other rows too costs it little.
    */
   async findByPairs(
     scope: ShopScope,
@@ -239,6 +242,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
    * paid, whatever happened to the order since). The page and the count run side by side: a full
    * first page needs both. Without a date filter the page is first read from where the same page
    * ended last time (`newestFirst`: the development store reads a whole index range before its limit).
+   * MongoDB: stops its index scan after the page anyway; the bounded read gives the same page.
    */
   async payoutRows(
     scope: ShopScope,
@@ -451,6 +455,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
     // `{$ne: 0}` read per side would be one command less, but this store steps over every clean row
     // of the vendor for it (19 ms against 1.75 + 1 ms at 3,000 rows; a 2,000-order seed's store
     // CPU 30 → 42 s).
+    // MongoDB: seeks all three (and `{$ne: 0}` too); the split costs it two more commands, sent at once.
     const reads = [
       { vendorId, tallyDirt: MARKED },
       { vendorId, tallyDirt: null },
@@ -480,6 +485,7 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
    * (TALLY_EXPRESSION: this store pays ~2 ms per single-row statement); a row that changed
    * meanwhile, or one left for another vendor, gets the counted value itself. Idempotent: a run
    * that resumes a dead one's pending list writes the same values.
+   * MongoDB: runs the same pipeline update per `_id`; fewer statements save it work too, same values.
    */
   async writeTallies(scope: ShopScope, rows: TallyPendingRow[]): Promise<void> {
     if (rows.length === 0) return;

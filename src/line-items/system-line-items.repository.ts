@@ -35,6 +35,7 @@ export class SystemLineItemsRepository {
   /**
    * Rows stored before the tally existed carry no mark: they get one (as if just changed), so the
    * shop-scoped reads of marked rows (`MARKED`, a seek on this store) find them. Returns how many.
+   * MongoDB: needs the marks for the same reason (`{$gte: 1}` matches no missing field); a seek there too.
    */
   async markUnmarked(limit: number): Promise<number> {
     const rows = await this.model

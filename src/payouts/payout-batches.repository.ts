@@ -69,6 +69,7 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
   /** Every batch of the period: a repeated trigger answers them again (and resumes unfinished ones). */
   forPeriod(scope: ShopScope, periodEnd: string): Promise<PayoutBatch[]> {
     // by vendor: the unique (shop, period, vendor) index's order, a total one (database/store-ranges.ts)
+    // MongoDB: reads that order off the same unique index.
     return this.model
       .find(this.scoped(scope, { periodEnd }))
       .sort({ vendorId: 1 })

@@ -7,7 +7,9 @@ export abstract class PayoutEngineOptions {
 }
 
 /**
- * 100 lines per chunk keeps lease renewals frequent even where each write is slow (FerretDB); the
- * lease itself comes from PAYOUT_LEASE_SECONDS (30 s by default, renewed by a heartbeat).
+ * 100 lines per chunk keeps lease renewals frequent even where each write is slow (it was chosen on
+ * FerretDB, no longer supported); the lease itself comes from PAYOUT_LEASE_SECONDS (30 s by default,
+ * renewed by a heartbeat).
+ * MongoDB: takes a chunk of 100 updates as one quick bulk write; only the lease renewals are more frequent.
  */
 export const DEFAULT_PAYOUT_ENGINE_OPTIONS: PayoutEngineOptions = { chunkSize: 100, leaseMs: 30_000 };

@@ -62,6 +62,7 @@ export class RefundsRepository extends TenantRepository<Refund> implements OnApp
   forOrder(scope: ShopScope, orderId: number): Promise<Refund[]> {
     // `_id` after the time: refunds processed in the same second stay in one order (a total order:
     // database/store-ranges.ts)
+    // MongoDB: the same order from the same index; without the `_id` its ties would be unordered.
     return this.model
       .find(this.scoped(scope, { orderId }))
       .sort({ processedAt: 1, _id: 1 })

@@ -18,7 +18,10 @@ export type VendorSummary = Pick<
 const SUMMARY = { vendorName: 1, commissionType: 1, commissionAmount: 1, active: 1 } as const;
 
 /** The only repository of the vendors collection; other features read vendors through it. */
-/** Several vendors in name order: unique in the shop, so a total order (database/store-ranges.ts). */
+/**
+ * Several vendors in name order: unique in the shop, so a total order (database/store-ranges.ts).
+ * MongoDB: reads that order off the unique (shop, name) index.
+ */
 const BY_NAME = { vendorName: 1 } as const;
 
 @Injectable()

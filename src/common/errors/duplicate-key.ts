@@ -1,9 +1,8 @@
 /**
- * The one test for "a unique index refused this write". MongoDB answers code 11000 for inserts and
- * updates alike (a bulk insert lists it per refused document in `writeErrors`); FerretDB (dev/CI)
- * does so for inserts only and reports an update that would duplicate a unique key as code 1 with
- * its backend's message (SQLite: "UNIQUE constraint failed"; PostgreSQL: "duplicate key value
- * violates unique constraint", SQLSTATE 23505).
+ * The one test for "a unique index refused this write": code 11000. SecantusDB (dev/CI) answers it
+ * for insert, update, findAndModify and bulkWrite (checked 2026-11-27). FerretDB's code-1 answers
+ * are no longer recognised: FerretDB is not a supported store (docs/adr/0037).
+ * MongoDB: answers 11000 for inserts and updates alike (a bulk write lists it per refused statement).
  */
 export function isDuplicateKeyError(err: unknown): boolean {
   const e = err as DriverError | null | undefined;
@@ -25,7 +24,6 @@ export function duplicateKeyIndexes(err: unknown): number[] | null {
 
 interface DriverCode {
   code?: number;
-  message?: string;
 }
 
 interface DriverError extends DriverCode {
@@ -33,11 +31,5 @@ interface DriverError extends DriverCode {
 }
 
 function isDuplicateCode(e: DriverCode | undefined): boolean {
-  if (!e) return false;
-  if (e.code === 11000) return true;
-  return (
-    e.code === 1 &&
-    typeof e.message === 'string' &&
-    (e.message.includes('UNIQUE constraint failed') || e.message.includes('violates unique constraint'))
-  );
+  return e?.code === 11000;
 }

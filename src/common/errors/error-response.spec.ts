@@ -102,12 +102,17 @@ describe('toErrorResponse', () => {
     });
   });
 
-  it('maps a FerretDB unique violation (code 1) like a duplicate key, and nothing else with code 1', () => {
+  it('maps only code 11000 to a duplicate key: code 1 is not one, whatever its text (FerretDB is not supported)', () => {
+    const duplicate = Object.assign(new Error('E11000 duplicate key error collection: vendors'), {
+      name: 'MongoServerError',
+      code: 11000,
+    });
+    expect(toErrorResponse(duplicate, '/v2/vendors/1').status).toBe(409);
     const unique = Object.assign(new Error('UNIQUE constraint failed: vendors.shopId, vendors.vendorName'), {
       name: 'MongoServerError',
       code: 1,
     });
-    expect(toErrorResponse(unique, '/v2/vendors/1').status).toBe(409);
+    expect(toErrorResponse(unique, '/v2/vendors/1').status).toBe(500);
     const other = Object.assign(new Error('something else'), { name: 'MongoServerError', code: 1 });
     expect(toErrorResponse(other, '/v2/vendors/1').status).toBe(500);
   });
