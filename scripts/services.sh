@@ -41,6 +41,11 @@ if [[ -z ${MP_BIN_DIR:-} ]]; then
   [[ ! -d $MP_BIN_DIR && -d $ROOT/.data/bin ]] && MP_BIN_DIR=$ROOT/.data/bin
 fi
 
+# Built binaries are also kept in a per-user build cache, keyed by version (like cargo's and go's own
+# caches), so a fresh clone on a machine that built them once copies them instead of compiling again
+# (SecantusDB: ~7-9 min). MP_BUILD_CACHE= (empty) turns it off.
+MP_BUILD_CACHE=${MP_BUILD_CACHE-${XDG_CACHE_HOME:-$HOME/.cache}/marketplace-admin-api}
+
 SECANTUS_VERSION=0.5.3-beta.196
 SECANTUS_BIN=$MP_BIN_DIR/secantus-$SECANTUS_VERSION/bin/secantusd-rs
 STRIPE_MOCK_URL=${STRIPE_MOCK_URL:-http://127.0.0.1:12111}
@@ -48,6 +53,19 @@ STRIPE_MOCK_VERSION=v0.203.0
 STRIPE_MOCK_BIN=$MP_BIN_DIR/stripe-mock-$STRIPE_MOCK_VERSION/stripe-mock
 
 log() { printf '[services] %s\n' "$*" >&2; }
+
+# from_cache NAME: copy $MP_BUILD_CACHE/NAME (a built tool's folder) into the binaries directory.
+from_cache() {
+  [[ -n $MP_BUILD_CACHE && -d $MP_BUILD_CACHE/$1 ]] || return 1
+  mkdir -p "$MP_BIN_DIR" && rm -rf "${MP_BIN_DIR:?}/$1.tmp" && cp -a "$MP_BUILD_CACHE/$1" "$MP_BIN_DIR/$1.tmp" &&
+    rm -rf "${MP_BIN_DIR:?}/$1" && mv "$MP_BIN_DIR/$1.tmp" "$MP_BIN_DIR/$1" && log "$1 taken from the build cache ($MP_BUILD_CACHE)"
+}
+# to_cache NAME: keep a built tool's folder in the build cache (best effort).
+to_cache() {
+  [[ -n $MP_BUILD_CACHE ]] || return 0
+  { mkdir -p "$MP_BUILD_CACHE" && rm -rf "${MP_BUILD_CACHE:?}/$1.tmp" && cp -a "$MP_BIN_DIR/$1" "$MP_BUILD_CACHE/$1.tmp" &&
+    rm -rf "${MP_BUILD_CACHE:?}/$1" && mv "$MP_BUILD_CACHE/$1.tmp" "$MP_BUILD_CACHE/$1"; } 2>/dev/null || true
+}
 die() { printf '[services] ERROR: %s\n' "$*" >&2; exit 1; }
 
 # host and port of the first host in a mongodb://, redis:// or http:// URL
@@ -88,6 +106,7 @@ with_build_lock() {
 
 build_secantus() {
   [[ -x $SECANTUS_BIN ]] && return
+  from_cache "secantus-$SECANTUS_VERSION" && [[ -x $SECANTUS_BIN ]] && return
   # rustup installs into ~/.cargo/bin, which a non-login shell (a CI runner) may not have on PATH
   command -v cargo >/dev/null || [[ ! -x ${CARGO_HOME:-$HOME/.cargo}/bin/cargo ]] || PATH=${CARGO_HOME:-$HOME/.cargo}/bin:$PATH
   command -v cargo >/dev/null || die "the secantus store is built with cargo, which is not installed: install Rust (rustup), or set MONGODB_URI to a reachable MongoDB"
@@ -110,16 +129,19 @@ build_secantus() {
   fi
   rm -rf "$target"
   log "built $SECANTUS_BIN"
+  to_cache "secantus-$SECANTUS_VERSION"
 }
 
 build_stripe_mock() {
   [[ -x $STRIPE_MOCK_BIN ]] && return
+  from_cache "stripe-mock-$STRIPE_MOCK_VERSION" && [[ -x $STRIPE_MOCK_BIN ]] && return
   command -v go >/dev/null || die "stripe-mock is built with Go, which is not installed: install Go 1.22+ (or set STRIPE_MOCK_URL to a running stripe-mock)"
   log "building stripe-mock $STRIPE_MOCK_VERSION (one-off, ~1 min; log: $DATA/stripe-mock-build.log)…"
   mkdir -p "$(dirname "$STRIPE_MOCK_BIN")"
   GOBIN=$(dirname "$STRIPE_MOCK_BIN") go install "github.com/stripe/stripe-mock@$STRIPE_MOCK_VERSION" >"$DATA/stripe-mock-build.log" 2>&1 ||
     { tail -n 20 "$DATA/stripe-mock-build.log" >&2; die "go install stripe-mock@$STRIPE_MOCK_VERSION failed (log: $DATA/stripe-mock-build.log)"; }
   log "built $STRIPE_MOCK_BIN"
+  to_cache "stripe-mock-$STRIPE_MOCK_VERSION"
 }
 
 start_stripe_mock() {
