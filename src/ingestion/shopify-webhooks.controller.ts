@@ -65,8 +65,8 @@ export class ShopifyWebhooksController {
     description:
       'When the platform raised the event (ISO 8601). Stored with the delivery; a refund whose body has ' +
       'no date (`created_at` and `processed_at` null, as in Shopify’s test notification) is dated at it ' +
-      '(at the receipt when absent, unreadable or later than the receipt)',
-    example: '2026-11-21T10:00:00.123456789Z',
+      '(at the receipt when absent, unreadable or later than the receipt). E.g. `2026-11-21T10:00:00.123456789Z`',
+    schema: { type: 'string', maxLength: 64 },
   })
   @ApiBody({
     description: 'Shopify REST Admin order, product or fulfillment JSON',

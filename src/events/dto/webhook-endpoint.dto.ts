@@ -161,9 +161,8 @@ export class ReplayEventsDto {
 
   @ApiPropertyOptional({
     type: Boolean,
-    default: false,
     description:
-      'Also re-send the events this endpoint already received (its delivery succeeded); by default they are skipped',
+      'Also re-send the events this endpoint already received (its delivery succeeded); by default (false) they are skipped',
   })
   @IsOptional()
   @IsBoolean()
