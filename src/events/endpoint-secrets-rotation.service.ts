@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Types } from 'mongoose';
 import { DataCipher } from '../common/secrets/data-cipher';
 import type { StoredSecret } from '../event-port/webhook-endpoint.schema';
 import { SealedEndpointSecrets, SystemEndpointSecretsRepository } from './system-endpoint-secrets.repository';
+import { eachById } from '../common/secrets/each-by-id';
 
 /** Endpoints read per page by the rotation. */
 const PAGE = 200;
@@ -48,13 +48,11 @@ export class EndpointSecretsRotation {
       unreadable: 0,
       skipped: 0,
     };
-    let after: Types.ObjectId | null = null;
-    for (;;) {
-      const page = await this.endpoints.secretsPage(after, PAGE);
-      if (page.length === 0) break;
-      for (const endpoint of page) await this.rotateOne(endpoint, report);
-      after = page[page.length - 1]._id;
-    }
+    await eachById(
+      (after, limit) => this.endpoints.secretsPage(after, limit),
+      PAGE,
+      (endpoint) => this.rotateOne(endpoint, report),
+    );
     return report;
   }
 

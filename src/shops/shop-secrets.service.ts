@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Types } from 'mongoose';
 import { DataCipher } from '../common/secrets/data-cipher';
 import { ShopSecrets, ShopsRepository } from './shops.repository';
+import { eachById } from '../common/secrets/each-by-id';
 
 /** One stored value: already under the current key, opened (to be re-sealed), or unopenable. */
 type Resealing = 'current' | 'unreadable' | { plain: string };
@@ -43,13 +43,11 @@ export class ShopSecretsService {
     const keyId = this.cipher.currentKeyId;
     if (!keyId) throw new Error('DATA_ENCRYPTION_KEY is not configured: there is no key to rotate to');
     const report: RotationReport = { keyId, shops: 0, resealed: 0, current: 0, unreadable: 0, skipped: 0 };
-    let after: Types.ObjectId | null = null;
-    for (;;) {
-      const page = await this.shops.secretsPage(after, PAGE);
-      if (page.length === 0) break;
-      for (const shop of page) await this.rotateOne(shop, report);
-      after = page[page.length - 1]._id;
-    }
+    await eachById(
+      (after, limit) => this.shops.secretsPage(after, limit),
+      PAGE,
+      (shop) => this.rotateOne(shop, report),
+    );
     return report;
   }
 

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Types } from 'mongoose';
 import { DataCipher } from '../common/secrets/data-cipher';
 import {
   PayoutProvidersRepository,
@@ -7,6 +6,7 @@ import {
   SealedProviderField,
   SealedProviderSecrets,
 } from './payout-providers.repository';
+import { eachById } from '../common/secrets/each-by-id';
 
 /** Shops' provider documents read per page by the rotation. */
 const PAGE = 200;
@@ -49,13 +49,11 @@ export class PayoutProviderSecretsService {
       unreadable: 0,
       skipped: 0,
     };
-    let after: Types.ObjectId | null = null;
-    for (;;) {
-      const page = await this.providers.secretsPage(after, PAGE);
-      if (page.length === 0) break;
-      for (const doc of page) await this.rotateOne(doc, report);
-      after = page[page.length - 1]._id;
-    }
+    await eachById(
+      (after, limit) => this.providers.secretsPage(after, limit),
+      PAGE,
+      (doc) => this.rotateOne(doc, report),
+    );
     return report;
   }
 
