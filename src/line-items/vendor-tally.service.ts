@@ -5,7 +5,7 @@ import { VendorBalancesRepository } from '../balances/vendor-balances.repository
 import { Clock } from '../common/clock/clock';
 import { OperationContexts } from '../common/context/operation-context';
 import { type ShopScope, toObjectId } from '../common/tenancy';
-import { LineItemsRepository } from './line-items.repository';
+import { LineItemTallyRepository } from './line-item-tally.repository';
 import { tallyStep } from './vendor-tally';
 
 /** Changed rows counted per step (the pending write-back is kept in one balance document). */
@@ -62,7 +62,7 @@ export class VendorTally implements OnApplicationShutdown {
   private readonly soon = new Map<string, Soon>();
 
   constructor(
-    private readonly lineItems: LineItemsRepository,
+    private readonly lineItems: LineItemTallyRepository,
     private readonly balances: VendorBalancesRepository,
     private readonly clock: Clock,
   ) {}
