@@ -31,7 +31,7 @@ interface AttemptKeys {
  * scored with the injectable clock (tests move time), plus a per-account count of failures from
  * every address. Only failures count, and only against the address that made them: a correct
  * credential from an address without failures is never refused, whatever others did (no one can
- * lock an account out for its owner). The numbers are in SignInPolicy and the README.
+ * lock an account out for its owner). The numbers are in SignInPolicy and docs/operations/security.md.
  *
  * Redis unreachable: attempts are let through (logged), the per-address request limit of the
  * guard still holds (it has an in-memory fallback); sign-in never turns into a 500 for it.

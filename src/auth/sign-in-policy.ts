@@ -1,6 +1,6 @@
 /**
  * The sign-in policy's numbers and its one decision, pure (the limiter keeps the state in Redis).
- * See README "Sign-in policy".
+ * See docs/operations/security.md, "Sign-in policy".
  */
 export interface SignInPolicy {
   /** Failures allowed per account + client address within `shortWindowMs` (DESIGN §3: 5 in 15 minutes). */

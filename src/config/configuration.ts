@@ -199,7 +199,7 @@ export const rateLimitConfig = registerAs('rateLimit', () => {
     signInPerAddress: env.RATE_LIMIT_SIGN_IN_PER_ADDRESS,
     /** Payment-provider webhooks per client address and minute (both providers together). */
     providerWebhookPerAddress: env.PROVIDER_WEBHOOK_PER_ADDRESS_PER_MINUTE,
-    /** Failed sign-ins (src/auth/sign-in-policy.ts; README "Sign-in policy"). */
+    /** Failed sign-ins (src/auth/sign-in-policy.ts; docs/operations/security.md, "Sign-in policy"). */
     signIn: {
       perAddress: env.SIGN_IN_FAILURES_PER_ADDRESS,
       shortWindowMs: 15 * 60_000,

@@ -125,7 +125,7 @@ export class EnvironmentVariables {
   DATA_ENCRYPTION_KEY?: string;
 
   /**
-   * Payout rails (README, "Payout rails"): where the Stripe SDK sends its requests instead of
+   * Payout rails (docs/guide/transfers-and-payout-rails.md): where the Stripe SDK sends its requests instead of
    * https://api.stripe.com (stripe-mock or a stand-in in development and tests). Outside production a
    * loopback http URL is allowed; in production the outbound guard still refuses http and private targets.
    */

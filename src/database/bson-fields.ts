@@ -11,7 +11,7 @@ import { Types } from 'mongoose';
  * about as costly as the rest of the export together; reading whole documents raw is its fast path.
  * Deserializing those whole documents in the API (two nested addresses, fulfilment, tally…) then
  * cost more than the projection saved, so only the wanted elements are decoded here: the others
- * are skipped by their length. Profiled and measured in the README ("CSV export speed").
+ * are skipped by their length. Profiled and measured in docs/adr/0036-csv-exports-read-raw-documents.md.
  * MongoDB: projects cheaply, so whole raw documents only cost it more bytes on the wire; same rows.
  *
  * Anything this does not decode exactly — a wanted field of another BSON type (a Decimal128, a

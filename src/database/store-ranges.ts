@@ -1,7 +1,7 @@
 /**
  * Query shapes the development store (SecantusDB 0.5.3, DESIGN §1) serves as one index seek, and
  * the ones it does not. Measured with the store's CPU time (`/proc/<pid>/stat`) per command, one
- * collection of 10,000 rows in one shop, and again on a soak's grown shop (README "The development
+ * collection of 10,000 rows in one shop, and again on a soak's grown shop (docs/operations/development-store.md "The development
  * store"):
  *
  * - an equality, an `$in` of values, or a range on an index's fields is a seek: ~0.5-3 ms whatever

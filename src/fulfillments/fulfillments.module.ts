@@ -10,7 +10,7 @@ import { TokenCipher } from './platform/token-cipher';
 import { ShopPlatformService } from './shop-platform.service';
 import { ShopPlatformV1Controller } from './shop-platform.v1.controller';
 
-/** Fulfillments: line items through LineItemsRepository, the shop's platform settings through ShopsRepository. */
+/** Fulfillments: line items through FulfillmentRowsRepository, the shop's platform settings through ShopsRepository. */
 @Module({
   imports: [LineItemsModule, ShopsModule],
   controllers: [FulfillmentsV1Controller, ShopPlatformV1Controller],

@@ -9,7 +9,7 @@ import { ValidationError } from '../common/errors';
 import { nextOffset } from '../common/pagination';
 import { ShopScope, toObjectId } from '../common/tenancy';
 import { LineItemFulfillment } from '../line-items/line-item.schema';
-import { LineItemsRepository } from '../line-items/line-items.repository';
+import { FulfillmentRowsRepository } from '../line-items/fulfillment-rows.repository';
 import type { FulfillableLineItem } from '../line-items/line-item-views';
 import { OrderSummaryRefresher } from '../line-items/order-summary.refresher';
 import { vendorDayRangeFilter } from '../common/dates/vendor-day-range.query';
@@ -58,7 +58,7 @@ export class FulfillmentsService {
   private readonly logger = new Logger(FulfillmentsService.name);
 
   constructor(
-    private readonly lineItems: LineItemsRepository,
+    private readonly lineItems: FulfillmentRowsRepository,
     private readonly platforms: StorePlatforms,
     private readonly shopPlatform: ShopPlatformService,
     private readonly summaries: OrderSummaryRefresher,

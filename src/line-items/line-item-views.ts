@@ -4,8 +4,9 @@ import type { LineItem, PayoutStatus, RowType } from './line-item.schema';
 import { LINE_FIGURE_FIELDS, type LineFigureField } from './dto/line-figures.dto';
 
 /**
- * The shapes in which LineItemsRepository hands out line items to each caller, with the projection
- * each read uses. Figures stay in the line item; these are read-only views of it.
+ * The shapes in which the line-items repositories (one per consumer) hand out line items to each
+ * caller, with the projection each read uses. Figures stay in the line item; these are read-only
+ * views of it.
  */
 
 /** One conditional write: `set` applies to the line item only while `guard` still holds. */

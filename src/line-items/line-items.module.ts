@@ -13,6 +13,9 @@ import { LineItemPricing } from './line-item-pricing';
 import { PricingInputsRepository } from './pricing-inputs.repository';
 import { LineItemUpdatesService } from './line-item-updates.service';
 import { LineItemsRepository } from './line-items.repository';
+import { PayoutRowsRepository } from './payout-rows.repository';
+import { FulfillmentRowsRepository } from './fulfillment-rows.repository';
+import { LineItemTallyRepository } from './line-item-tally.repository';
 import { LineItemsV1Controller } from './line-items.v1.controller';
 import { OrderIngestionService } from './order-ingestion.service';
 import { OrderSummaryRefresher } from './order-summary.refresher';
@@ -26,8 +29,9 @@ import { BalancesModule } from '../balances/balances.module';
 
 /**
  * Calculated line items: one use-case service per write path (order ingestion, platform
- * fulfillments, the update endpoint, recalculation), one pricing path, and the only repository of
- * the collection, which payouts and fulfillments use too.
+ * fulfillments, the update endpoint, recalculation), one pricing path, and the repositories of the
+ * collection, one per consumer: the figures, the payout rows (payouts, statements), the
+ * fulfillment rows (fulfillments) and the tally's rows.
  */
 @Module({
   imports: [
@@ -43,6 +47,9 @@ import { BalancesModule } from '../balances/balances.module';
   controllers: [LineItemsV1Controller],
   providers: [
     LineItemsRepository,
+    PayoutRowsRepository,
+    FulfillmentRowsRepository,
+    LineItemTallyRepository,
     LineItemEventMarkers,
     LineItemEventsFinisher,
     LineItemPricing,
@@ -59,6 +66,9 @@ import { BalancesModule } from '../balances/balances.module';
   ],
   exports: [
     LineItemsRepository,
+    PayoutRowsRepository,
+    FulfillmentRowsRepository,
+    LineItemTallyRepository,
     LineItemEventMarkers,
     OrderSummaryRefresher,
     OrderIngestionService,

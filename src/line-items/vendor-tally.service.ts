@@ -5,7 +5,7 @@ import { VendorBalancesRepository } from '../balances/vendor-balances.repository
 import { Clock } from '../common/clock/clock';
 import { OperationContexts } from '../common/context/operation-context';
 import { type ShopScope, toObjectId } from '../common/tenancy';
-import { LineItemsRepository } from './line-items.repository';
+import { LineItemTallyRepository } from './line-item-tally.repository';
 import { tallyStep } from './vendor-tally';
 
 /** Changed rows counted per step (the pending write-back is kept in one balance document). */
@@ -19,7 +19,7 @@ const LEASE_MS = 30_000;
  * How long the webhook path waits before counting (settleSoon): a burst of orders for a vendor is
  * counted by one run instead of one each (the balance of that vendor lags by about this much when
  * read from another process; a read in this process starts the run at once). A run is ~6 commands
- * whatever its rows: at 200 ms a 2,000-order seed made ~12 runs a second (README, "Benchmarks");
+ * whatever its rows: at 200 ms a 2,000-order seed made ~12 runs a second (docs/performance.md);
  * at 1 s a burst of orders shares one run per vendor.
  */
 const SOON_MS = 1_000;
@@ -62,7 +62,7 @@ export class VendorTally implements OnApplicationShutdown {
   private readonly soon = new Map<string, Soon>();
 
   constructor(
-    private readonly lineItems: LineItemsRepository,
+    private readonly lineItems: LineItemTallyRepository,
     private readonly balances: VendorBalancesRepository,
     private readonly clock: Clock,
   ) {}

@@ -17,7 +17,7 @@ import { FakeVendorsRepository, vendor } from '../../test/fakes/vendors.fake';
 import { cents, num } from '../../test/support/cents';
 import type { PayoutAdjustmentsRepository } from '../adjustments/payout-adjustments.repository';
 import type { VendorBalancesRepository } from '../balances/vendor-balances.repository';
-import type { LineItemsRepository } from '../line-items/line-items.repository';
+import type { PayoutRowsRepository } from '../line-items/payout-rows.repository';
 import type { OrderSummaryRefresher } from '../line-items/order-summary.refresher';
 import type { VendorTally } from '../line-items/vendor-tally.service';
 import type { PaidBatch, TransfersService } from '../transfers/transfers.service';
@@ -68,7 +68,7 @@ describe('PayoutBatchRunner: an adjustment changed between the pay decision and 
     const clock = new FixedClock();
     const runner = new PayoutBatchRunner(
       asReal<PayoutBatchesRepository>(batches),
-      asReal<LineItemsRepository>(lineItems),
+      asReal<PayoutRowsRepository>(lineItems),
       asReal<PayoutAdjustmentsRepository>(adjustments),
       asReal<OrderSummaryRefresher>(new FakeSummaries()),
       clock,
@@ -79,7 +79,7 @@ describe('PayoutBatchRunner: an adjustment changed between the pay decision and 
     );
     engine = new PayoutEngine(
       asReal<PayoutBatchesRepository>(batches),
-      asReal<LineItemsRepository>(lineItems),
+      asReal<PayoutRowsRepository>(lineItems),
       asReal<PayoutAdjustmentsRepository>(adjustments),
       asReal<VendorsRepository>(vendors),
       clock,

@@ -4,7 +4,7 @@ import { PayoutAdjustmentsRepository } from '../adjustments/payout-adjustments.r
 import { Clock } from '../common/clock/clock';
 import { ConflictError, DomainError, NotFoundError } from '../common/errors';
 import { ShopScope } from '../common/tenancy';
-import { LineItemsRepository } from '../line-items/line-items.repository';
+import { PayoutRowsRepository } from '../line-items/payout-rows.repository';
 import { OrderSummaryRefresher } from '../line-items/order-summary.refresher';
 import { isSettled, PayoutBatch } from './payout-batch.schema';
 import { VendorBalancesRepository } from '../balances/vendor-balances.repository';
@@ -55,7 +55,7 @@ export class PayoutBatchRunner {
 
   constructor(
     private readonly batches: PayoutBatchesRepository,
-    private readonly lineItems: LineItemsRepository,
+    private readonly lineItems: PayoutRowsRepository,
     private readonly adjustments: PayoutAdjustmentsRepository,
     private readonly summaries: OrderSummaryRefresher,
     private readonly clock: Clock,

@@ -17,7 +17,7 @@ import type { VendorBalancesRepository } from '../balances/vendor-balances.repos
 import { FakeVendorsRepository, vendor } from '../../test/fakes/vendors.fake';
 import type { PayoutAdjustmentsRepository } from '../adjustments/payout-adjustments.repository';
 import { ValidationError } from '../common/errors';
-import type { LineItemsRepository } from '../line-items/line-items.repository';
+import type { PayoutRowsRepository } from '../line-items/payout-rows.repository';
 import type { OrderSummaryRefresher } from '../line-items/order-summary.refresher';
 import { Jobs } from '../queues/jobs';
 import type { VendorsRepository } from '../vendors/vendors.repository';
@@ -65,7 +65,7 @@ describe('PayoutEngine (repositories faked)', () => {
     const clock = new FixedClock();
     const runner = new PayoutBatchRunner(
       asReal<PayoutBatchesRepository>(batches),
-      asReal<LineItemsRepository>(lineItems),
+      asReal<PayoutRowsRepository>(lineItems),
       asReal<PayoutAdjustmentsRepository>(adjustments),
       asReal<OrderSummaryRefresher>(summaries),
       clock,
@@ -76,7 +76,7 @@ describe('PayoutEngine (repositories faked)', () => {
     );
     return new PayoutEngine(
       asReal<PayoutBatchesRepository>(batches),
-      asReal<LineItemsRepository>(lineItems),
+      asReal<PayoutRowsRepository>(lineItems),
       asReal<PayoutAdjustmentsRepository>(adjustments),
       asReal<VendorsRepository>(vendors),
       clock,

@@ -9,7 +9,7 @@ import { Clock } from '../common/clock/clock';
 import { dayEnd, dayOf } from '../common/dates/day-range';
 import { ValidationError } from '../common/errors';
 import { ShopScope } from '../common/tenancy';
-import { LineItemsRepository } from '../line-items/line-items.repository';
+import { PayoutRowsRepository } from '../line-items/payout-rows.repository';
 import { addJob, Jobs, Queues } from '../queues/jobs';
 import { isPayable, PayoutVendor } from '../vendors/vendor-policy';
 import { VendorsRepository } from '../vendors/vendors.repository';
@@ -72,7 +72,7 @@ export class PayoutEngine {
 
   constructor(
     private readonly batches: PayoutBatchesRepository,
-    private readonly lineItems: LineItemsRepository,
+    private readonly lineItems: PayoutRowsRepository,
     private readonly adjustments: PayoutAdjustmentsRepository,
     private readonly vendors: VendorsRepository,
     private readonly clock: Clock,

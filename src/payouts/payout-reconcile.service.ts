@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PayoutAdjustmentsRepository } from '../adjustments/payout-adjustments.repository';
 import { fromCents, sumAmounts } from '../common/money';
 import type { ShopScope } from '../common/tenancy';
-import { LineItemsRepository } from '../line-items/line-items.repository';
+import { PayoutRowsRepository } from '../line-items/payout-rows.repository';
 import { VendorsRepository, VendorSummary } from '../vendors/vendors.repository';
 import { PayoutBatchesRepository } from './payout-batches.repository';
 import { VendorBalancesRepository } from '../balances/vendor-balances.repository';
@@ -45,7 +45,7 @@ export interface VendorReconciliation {
 export class PayoutReconcileService {
   constructor(
     private readonly vendors: VendorsRepository,
-    private readonly lineItems: LineItemsRepository,
+    private readonly lineItems: PayoutRowsRepository,
     private readonly adjustments: PayoutAdjustmentsRepository,
     private readonly batches: PayoutBatchesRepository,
     private readonly balances: VendorBalancesRepository,

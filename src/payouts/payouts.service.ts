@@ -3,7 +3,7 @@ import { AuditTrail } from '../audit/audit-trail.service';
 import { NotFoundError } from '../common/errors';
 import { nextOffset } from '../common/pagination';
 import { ShopScope, toObjectId } from '../common/tenancy';
-import { LineItemsRepository } from '../line-items/line-items.repository';
+import { PayoutRowsRepository } from '../line-items/payout-rows.repository';
 import { vendorDayRangeFilter } from '../common/dates/vendor-day-range.query';
 import {
   CreatePayoutBatchesDto,
@@ -36,7 +36,7 @@ function payoutFilter(q: PayoutListQueryDto): PayoutRowFilter {
 @Injectable()
 export class PayoutsService {
   constructor(
-    private readonly lineItems: LineItemsRepository,
+    private readonly lineItems: PayoutRowsRepository,
     private readonly batches: PayoutBatchesRepository,
     private readonly engine: PayoutEngine,
     private readonly audit: AuditTrail,

@@ -5,7 +5,7 @@ import { readCursorPage } from '../common/pagination';
 import type { ShopScope } from '../common/tenancy';
 import { authConfig, type AuthConfig } from '../config/configuration';
 import type { MoneyRowSource } from '../line-items/line-item-views';
-import { LineItemsRepository } from '../line-items/line-items.repository';
+import { PayoutRowsRepository } from '../line-items/payout-rows.repository';
 import { figuresOf } from '../line-items/line-figures.mapper';
 import type { PayoutRowsPageDto, PayoutRowsQueryDto, PayoutRowWithFiguresDto } from './dto/vendor-money.dto';
 import type { VendorBalanceDto } from './dto/vendor-balance.dto';
@@ -15,7 +15,7 @@ import { VendorBalanceService } from './vendor-balance.service';
 @Injectable()
 export class VendorMoneyService {
   constructor(
-    private readonly lineItems: LineItemsRepository,
+    private readonly lineItems: PayoutRowsRepository,
     private readonly balances: VendorBalanceService,
     @Inject(authConfig.KEY) private readonly auth: AuthConfig,
   ) {}

@@ -5,7 +5,7 @@ import { round2 } from '../common/money';
 import { nextOffset } from '../common/pagination';
 import type { ShopScope } from '../common/tenancy';
 import type { ReportRowSource } from '../line-items/line-item-views';
-import { LineItemsRepository } from '../line-items/line-items.repository';
+import { PayoutRowsRepository } from '../line-items/payout-rows.repository';
 import { VendorsRepository } from '../vendors/vendors.repository';
 import { VendorReportDto, VendorReportLineItemDto, VendorReportQueryDto } from './dto/vendor-report.dto';
 
@@ -18,7 +18,7 @@ import { VendorReportDto, VendorReportLineItemDto, VendorReportQueryDto } from '
 export class VendorReportService {
   constructor(
     private readonly vendors: VendorsRepository,
-    private readonly lineItems: LineItemsRepository,
+    private readonly lineItems: PayoutRowsRepository,
   ) {}
 
   async report(scope: ShopScope, vendorId: string, q: VendorReportQueryDto): Promise<VendorReportDto> {

@@ -7,7 +7,7 @@ import { NotFoundError } from '../common/errors';
 import { sumAmounts } from '../common/money';
 import type { ShopScope } from '../common/tenancy';
 import type { MoneyRowSource } from '../line-items/line-item-views';
-import { LineItemsRepository } from '../line-items/line-items.repository';
+import { PayoutRowsRepository } from '../line-items/payout-rows.repository';
 import { PayoutBatchesRepository } from '../payouts/payout-batches.repository';
 import { TransfersService } from '../transfers/transfers.service';
 import { STATEMENT_CSV_COLUMNS, type StatementCsvLine } from './statement.columns';
@@ -31,7 +31,7 @@ import {
 export class StatementsService {
   constructor(
     private readonly batches: PayoutBatchesRepository,
-    private readonly lineItems: LineItemsRepository,
+    private readonly lineItems: PayoutRowsRepository,
     private readonly adjustments: PayoutAdjustmentsRepository,
     private readonly audit: AuditTrail,
     private readonly transfers: TransfersService,

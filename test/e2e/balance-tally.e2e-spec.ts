@@ -5,7 +5,7 @@ import { VendorBalance } from '../../src/balances/vendor-balance.schema';
 import { shopScope } from '../../src/common/tenancy';
 import { LineItem } from '../../src/line-items/line-item.schema';
 import { VendorTally } from '../../src/line-items/vendor-tally.service';
-import { LineItemsRepository } from '../../src/line-items/line-items.repository';
+import { LineItemTallyRepository } from '../../src/line-items/line-item-tally.repository';
 import { VendorBalancesRepository } from '../../src/balances/vendor-balances.repository';
 import { Clock } from '../../src/common/clock/clock';
 import { PayoutMaintenanceProcessor } from '../../src/payouts/payout-maintenance.processor';
@@ -200,7 +200,7 @@ describe('the maintained vendor balance (e2e)', () => {
       { length: 3 },
       () =>
         new VendorTally(
-          t.app.get(LineItemsRepository),
+          t.app.get(LineItemTallyRepository),
           t.app.get(VendorBalancesRepository),
           t.app.get(Clock),
         ),

@@ -7,7 +7,7 @@ import { type ShopScope, shopScope } from '../../src/common/tenancy';
 import { LineItem } from '../../src/line-items/line-item.schema';
 import type { PayableLineItem } from '../../src/line-items/line-item-views';
 import { PayoutReconcileService } from '../../src/payouts/payout-reconcile.service';
-import { LineItemsRepository } from '../../src/line-items/line-items.repository';
+import { PayoutRowsRepository } from '../../src/line-items/payout-rows.repository';
 import { PayoutBatch } from '../../src/payouts/payout-batch.schema';
 import { BatchTotals, PayoutBatchesRepository } from '../../src/payouts/payout-batches.repository';
 import { PayoutEngineOptions } from '../../src/payouts/payout-engine.options';
@@ -60,7 +60,7 @@ class Crashes {
   }
 }
 
-class CrashingLineItems extends LineItemsRepository {
+class CrashingLineItems extends PayoutRowsRepository {
   constructor(
     model: Model<LineItem>,
     private readonly crashes: Crashes,
@@ -125,7 +125,7 @@ describe('payout engine (e2e)', () => {
     crashes = new Crashes();
     t = await startApp((b) =>
       b
-        .overrideProvider(LineItemsRepository)
+        .overrideProvider(PayoutRowsRepository)
         .useFactory({
           factory: (model: Model<LineItem>) => new CrashingLineItems(model, crashes),
           inject: [getModelToken(LineItem.name)],

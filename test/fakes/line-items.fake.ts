@@ -4,6 +4,7 @@ import type { ShopScope } from '../../src/common/tenancy';
 import { isPayoutRow, LineItem } from '../../src/line-items/line-item.schema';
 import type { BatchPaidLineItem, GuardedSet, PayableLineItem } from '../../src/line-items/line-item-views';
 import type { LineItemsRepository } from '../../src/line-items/line-items.repository';
+import type { PayoutRowsRepository } from '../../src/line-items/payout-rows.repository';
 import type { OrderSummaryRefresher } from '../../src/line-items/order-summary.refresher';
 import type { VendorTally } from '../../src/line-items/vendor-tally.service';
 import { inScope, matchesAll, SHOP } from './fake';
@@ -66,23 +67,24 @@ export function lineItem(overrides: Partial<LineItem> & { orderId: number; lineI
   return { ...line, inPayouts: isPayoutRow(line) };
 }
 
-type Used =
+type FiguresUsed =
   | 'findForOrders'
   | 'findByPairs'
   | 'findBySkuPage'
   | 'countBySku'
   | 'findByIds'
   | 'frozenIds'
-  | 'applyGuardedSets'
-  | 'listPayable'
-  | 'vendorsWithPayable'
-  | 'claimForBatch'
-  | 'payClaimed'
-  | 'releaseBatch'
-  | 'heldByBatch';
+  | 'applyGuardedSets';
+type PayoutRowsUsed =
+  'listPayable' | 'vendorsWithPayable' | 'claimForBatch' | 'payClaimed' | 'releaseBatch' | 'heldByBatch';
 
-/** The line_items collection in memory, with the repository's write guards. */
-export class FakeLineItemsRepository implements Pick<LineItemsRepository, Used> {
+/**
+ * The line_items collection in memory, with the repositories' write guards: one store behind the
+ * figures' (LineItemsRepository) and the payout engine's (PayoutRowsRepository) views of it.
+ */
+export class FakeLineItemsRepository
+  implements Pick<LineItemsRepository, FiguresUsed>, Pick<PayoutRowsRepository, PayoutRowsUsed>
+{
   readonly docs: LineItem[] = [];
   /** Every guarded-set batch written, in order. */
   readonly guardedWrites: GuardedSet[][] = [];

@@ -81,7 +81,7 @@ const NEEDS_QUOTING = /[",\r\n]/;
  * cell that needs quoting (a comma, quote, CR or LF; quotes doubled, see `quoted_match`) go through
  * its sync API; a row whose cells need none is joined directly. Why: csv-stringify decides quoting
  * per field with several arrays and closures allocated per field; at ~30 cells a row that was the
- * largest part of a 100,000-row export's CPU and garbage (profiled, README "CSV export speed"), for
+ * largest part of a 100,000-row export's CPU and garbage (profiled, docs/adr/0036-csv-exports-read-raw-documents.md), for
  * rows (ids, amounts, dates, plain names) where its answer is always "no quotes".
  * Rows are written in chunks of ROWS_PER_CHUNK. Backpressure runs end to end: the cursor fetches
  * its next batch only as the client reads. `done` is told the row count once the last row is
