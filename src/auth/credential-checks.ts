@@ -3,7 +3,7 @@ import type { Principal } from '../common/auth/principal';
 import { shopScope } from '../common/tenancy';
 import { MerchantKeysService } from '../merchant-keys/merchant-keys.service';
 import { ShopsService } from '../shops/shops.service';
-import { UsersService } from '../users/users.service';
+import { UserSessionsService } from '../users/user-sessions.service';
 
 /**
  * Checks made on every request after the signature, one database lookup each and no in-process
@@ -16,7 +16,7 @@ import { UsersService } from '../users/users.service';
 export class CredentialChecks {
   constructor(
     private readonly merchantKeys: MerchantKeysService,
-    private readonly users: UsersService,
+    private readonly users: UserSessionsService,
     private readonly shops: ShopsService,
   ) {}
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { UnauthorizedError } from '../common/errors';
 import { shopScope } from '../common/tenancy';
 import { ShopsService, normaliseDomain } from '../shops/shops.service';
-import { UsersService } from '../users/users.service';
+import { UserSessionsService } from '../users/user-sessions.service';
 import { VendorAuthenticateDto, VendorTokenDto } from './dto/vendor-auth.dto';
 import { SignInLimiter } from './sign-in-limiter';
 import { TokenService } from './token.service';
@@ -13,7 +13,7 @@ const REFUSED = 'Invalid shop domain, email or password';
 export class VendorAuthService {
   constructor(
     private readonly shops: ShopsService,
-    private readonly users: UsersService,
+    private readonly users: UserSessionsService,
     private readonly tokens: TokenService,
     private readonly limiter: SignInLimiter,
   ) {}

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Types } from 'mongoose';
-import type { AuditRecord, AuditStamp } from '../audit/audit-record';
+import type { AuditStamp } from '../audit/audit-record';
 import { AuditTrail } from '../audit/audit-trail.service';
-import { skuAudit } from '../commissions/sku-audit';
 import { SkuCommissionsRepository } from '../commissions/sku-commissions.repository';
 import { costOfGoodsPerUnit } from '../common/money';
 import type { ShopScope } from '../common/tenancy';
@@ -17,16 +15,15 @@ import type { LineItem } from './line-item.schema';
 import {
   assertValidUpdate,
   FieldValues,
-  guardedFields,
   FROZEN_ERROR,
   NOT_FOUND_ERROR,
   pairKey,
   presentFields,
   statusOf,
 } from './line-item-update.rules';
-import type { GuardedSet } from './line-item-views';
 import { LineItemsRepository } from './line-items.repository';
 import { VendorTally } from './vendor-tally.service';
+import { LineItemFieldWrites } from './line-item-field-writes';
 import { OrderSummaryRefresher } from './order-summary.refresher';
 import { RecalculationService } from './recalculation.service';
 
@@ -43,14 +40,18 @@ export const BY_SKU_INLINE_LINES = 100;
 
 @Injectable()
 export class LineItemUpdatesService {
+  private readonly writes: LineItemFieldWrites;
+
   constructor(
     private readonly lineItems: LineItemsRepository,
-    private readonly skus: SkuCommissionsRepository,
+    skus: SkuCommissionsRepository,
     private readonly recalculation: RecalculationService,
     private readonly summaries: OrderSummaryRefresher,
     private readonly audit: AuditTrail,
-    private readonly tally: VendorTally,
-  ) {}
+    tally: VendorTally,
+  ) {
+    this.writes = new LineItemFieldWrites(lineItems, skus, audit, tally);
+  }
 
   async update(scope: ShopScope, body: UpdateLineItemsDto): Promise<UpdateLineItemsResponseDto> {
     assertValidUpdate(body);
@@ -230,90 +231,21 @@ export class LineItemUpdatesService {
     };
   }
 
-  /**
-   * Writes hand-given figures (rounded to 2 dp; a payout also moves balance and payoutStatus) to
-   * line items that are not frozen, guarded against the payout engine. Returns the ids that turned
-   * out frozen meanwhile (reported as skipped); other lost races are retried once from a fresh read.
-   */
-  async writeFields(
+  /** Hand-given figures written to line items not frozen (line-item-field-writes.ts); the ids found frozen. */
+  writeFields(
     scope: ShopScope,
     plans: Array<{ line: LineItem; fields: FieldValues }>,
     stamp: AuditStamp | null,
   ): Promise<Set<string>> {
-    if (plans.length === 0) return new Set();
-    // The event of each line's write, by line: a retry replaces its line's event (only one lands).
-    const events = new Map<string, AuditRecord | null>();
-    const guarded = (line: LineItem, fields: FieldValues): GuardedSet => {
-      const write = guardedFields(line, fields);
-      write.event = this.lineEvent(scope, stamp, line, write.set);
-      events.set(String(line._id), write.event);
-      return write;
-    };
-    const first = plans.map((p) => guarded(p.line, p.fields));
-    const matched = await this.lineItems.applyGuardedSets(scope, first, stamp);
-    const frozen = new Set<string>();
-    if (matched < plans.length) {
-      const fresh = await this.lineItems.findByIds(
-        scope,
-        plans.map((p) => p.line._id),
-      );
-      for (const l of fresh) if (l.frozen) frozen.add(String(l._id));
-      const fieldsById = new Map(plans.map((p) => [String(p.line._id), p.fields]));
-      const retry = fresh.filter((l) => !l.frozen).map((l) => guarded(l, fieldsById.get(String(l._id))!));
-      if ((await this.lineItems.applyGuardedSets(scope, retry, stamp)) < retry.length) {
-        const ids = retry.map((r) => r.id);
-        for (const id of await this.lineItems.frozenIds(scope, ids)) frozen.add(id);
-      }
-    }
-    await this.audit.commit(
-      scope,
-      this.lineItems.outbox,
-      stamp,
-      [...events.values()],
-      matched === plans.length ? 'all' : 'check',
-    );
-    // The balance sums of the vendors the lines had and have now (a hand-written figure moves payout).
-    await this.tally.settle(scope, [...plans.map((p) => p.line.vendorId)]);
-    return frozen;
-  }
-
-  /** A hand-written figure's event: the figures it changes (as read, and as written). */
-  private lineEvent(
-    scope: ShopScope,
-    stamp: AuditStamp | null,
-    line: LineItem,
-    set: Record<string, unknown>,
-  ): AuditRecord | null {
-    const before = Object.fromEntries(
-      Object.keys(set).map((k) => [k, (line as unknown as Record<string, unknown>)[k] ?? null]),
-    );
-    return this.audit.changed(
-      scope,
-      stamp,
-      'line_item.update',
-      { type: 'line_item', id: line._id },
-      before,
-      set,
-    );
+    return this.writes.writeFields(scope, plans, stamp);
   }
 
   /** Per-unit costs of goods on the SKU records, each change with its event. */
-  async setCosts(
+  setCosts(
     scope: ShopScope,
     entries: Array<{ sku: string; costOfGoods: number }>,
     stamp: AuditStamp | null,
   ): Promise<void> {
-    const written = await this.skus.setCostOfGoods(scope, entries, skuAudit(this.audit, scope, stamp));
-    await this.audit.commit(
-      scope,
-      this.skus.outbox,
-      stamp,
-      written.events,
-      written.applied === 'all' ? written.events.map((e) => idOf(e)) : 'check',
-    );
+    return this.writes.setCosts(scope, entries, stamp);
   }
-}
-
-function idOf(e: AuditRecord): Types.ObjectId {
-  return new Types.ObjectId(e.resource.id);
 }

@@ -15,7 +15,8 @@ import { PayoutEngineOptions } from './payout-engine.options';
 import { TransfersService } from '../transfers/transfers.service';
 import { PayoutEvents } from './payout-events';
 import { VendorTally } from '../line-items/vendor-tally.service';
-import { heldNet, markedAsDecided, paidTotals } from './batch-marking';
+import { paidTotals } from './batch-marking';
+import { BatchDecisions } from './batch-decisions';
 import { RunHeartbeat, startHeartbeat } from './run-heartbeat';
 
 /**
@@ -52,6 +53,7 @@ export class BatchBusyError extends Error {
 @Injectable()
 export class PayoutBatchRunner {
   private readonly logger = new Logger('PayoutEngine');
+  private readonly decisions: BatchDecisions;
 
   constructor(
     private readonly batches: PayoutBatchesRepository,
@@ -66,7 +68,9 @@ export class PayoutBatchRunner {
     @Optional() private readonly metrics?: RefundMetrics,
     @Optional() private readonly audit?: AuditTrail,
     @Optional() private readonly events?: PayoutEvents,
-  ) {}
+  ) {
+    this.decisions = new BatchDecisions(batches, lineItems, adjustments, clock);
+  }
 
   /**
    * Runs (or resumes) one batch. `final`: no automatic retry follows, so a failure leaves the batch
@@ -106,10 +110,11 @@ export class PayoutBatchRunner {
       for (let decisions = 1; ; decisions++) {
         if (!decided.decision) {
           await this.claim(scope, batch, id, heartbeat, opts.onLineItems);
-          decided = await this.decide(scope, batch, id, leaseId, lock.carriedForward);
+          decided = await this.decisions.decide(scope, batch, id, leaseId, lock.carriedForward);
         }
         heartbeat.assertHeld();
-        if (decided.decision !== 'pay' || (await this.markAdjustments(scope, batch, id, decided))) break;
+        if (decided.decision !== 'pay' || (await this.decisions.markAdjustments(scope, batch, id, decided)))
+          break;
         // An adjustment changed between the decision and its marking: what was marked is let go of
         // and the net decided again from what is due now (never paid at a net nobody decided).
         await this.adjustments.releaseBatch(scope, id, batch.vendorId);
@@ -218,63 +223,6 @@ export class PayoutBatchRunner {
       await this.keepLease(scope, batch, heartbeat.leaseId);
       onLineItems?.(Math.min(i + size, items.length), items.length);
     }
-  }
-
-  /**
-   * Step 2: the net of what the batch holds and the vendor's UNPAID adjustments up to the cut-off;
-   * positive → pay, else carry forward. Stored before anything is paid or released, a pay decision
-   * with the adjustments (and amounts) it netted.
-   */
-  private async decide(
-    scope: ShopScope,
-    batch: PayoutBatch,
-    id: string,
-    leaseId: string,
-    openingBalance: number,
-  ): Promise<PayoutBatch> {
-    const [held, adjustments] = await Promise.all([
-      this.lineItems.heldByBatch(scope, id),
-      this.adjustments.listPayable(scope, batch.vendorId, batch.cutoff),
-    ]);
-    const net = heldNet(held, adjustments);
-    const decided = await this.batches.decide(scope, batch._id, leaseId, {
-      decision: net > 0 ? 'pay' : 'carry',
-      net,
-      openingBalance,
-      decidedAdjustments: net > 0 ? adjustments.map((a) => ({ _id: a._id, amount: a.amount })) : null,
-    });
-    if (!decided || decided.leaseId !== leaseId) throw new Error('The run lost its lease while deciding');
-    return decided;
-  }
-
-  /**
-   * Step 3a, first half (pay): the decided adjustments marked PAID, each only at the amount decided
-   * and while still within the cut-off; true when what carries the batch id nets exactly the
-   * decided (positive) net. Before any row is paid, so a false answer can still be taken back; a
-   * resumed run repeats it (PAID adjustments never change, so a run that got true gets it again).
-   */
-  private async markAdjustments(
-    scope: ShopScope,
-    batch: PayoutBatch,
-    id: string,
-    decided: PayoutBatch,
-  ): Promise<boolean> {
-    // A decision stored before decisions named their adjustments: what is due now, as before.
-    const planned =
-      decided.decidedAdjustments ?? (await this.adjustments.listPayable(scope, batch.vendorId, batch.cutoff));
-    await this.adjustments.markPaid(scope, planned, id, this.clock.now(), batch.cutoff);
-    const [held, marked] = await Promise.all([
-      this.lineItems.heldByBatch(scope, id),
-      this.adjustments.paidByBatch(scope, id),
-    ]);
-    const net = heldNet(held, marked);
-    if (net === decided.net && net > 0 && (!decided.decidedAdjustments || markedAsDecided(planned, marked)))
-      return true;
-    if (!held.some((li) => li.frozen)) return false;
-    // Rows already paid (a run of the code before this check died after paying rows): it cannot be
-    // taken back; finished as marked, and payouts:reconcile names the difference.
-    this.logger.error(`payout batch ${id}: marked net ${net} differs from the decided ${decided.net}`);
-    return true;
   }
 
   /** Step 3a (pay): every held row paid (the adjustments are marked already). */

@@ -6,7 +6,8 @@ import { FakeTransfersRepository } from '../../test/fakes/transfers.fake';
 import { TransferEventsFinisher } from './transfer-events';
 import type { TransferStateChange } from './transfer.schema';
 import type { TransferState } from './transfer-states';
-import { SystemTransferEventsRepository, TransfersRepository } from './transfers.repository';
+import { SystemTransferEventsRepository } from './system-transfers.repository';
+import { TransfersRepository } from './transfers.repository';
 import { TransfersService } from './transfers.service';
 
 describe('transfer.paid|failed and their finisher (each move to paid/failed/reversed marks its event)', () => {

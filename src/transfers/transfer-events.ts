@@ -5,7 +5,8 @@ import { byShop } from '../event-port/pending-event-marker';
 import { toTransferResponse } from './transfer.mapper';
 import type { Transfer } from './transfer.schema';
 import { TRANSFER_EVENT_OF } from './transfer-states';
-import { SystemTransferEventsRepository, TransfersRepository } from './transfers.repository';
+import { SystemTransferEventsRepository } from './system-transfers.repository';
+import { TransfersRepository } from './transfers.repository';
 
 /**
  * The event of the move at `index` in the transfer's history (null for a move nobody hears of):

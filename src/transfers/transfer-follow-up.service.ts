@@ -5,7 +5,8 @@ import type { ShopScope } from '../common/tenancy';
 import { TransferDto } from './dto/transfer.dto';
 import { RailOutage, RailRefusal } from './rails/payout-rail';
 import { toTransferResponse } from './transfer.mapper';
-import { TransferBusyError, TransferRunner } from './transfer-runner.service';
+import { TransferBusyError } from './transfer-claim';
+import { TransferRunner } from './transfer-runner.service';
 import { OPEN_STATES } from './transfer-states';
 import { TransfersService } from './transfers.service';
 

@@ -9,6 +9,7 @@ import { FollowOutcome, RailOutage, RailRefusal } from './rails/payout-rail';
 import { PayoutRails } from './rails/payout-rails';
 import { railTransfer } from './transfer.mapper';
 import { Transfer } from './transfer.schema';
+import { claimTransfer } from './transfer-claim';
 import { TransferQueue } from './transfer-queue';
 import { OPEN_STATES, TransferState } from './transfer-states';
 import { TransfersRepository } from './transfers.repository';
@@ -16,9 +17,6 @@ import { TransfersService } from './transfers.service';
 
 /** PayPal keeps an unclaimed payout for 30 days, then returns it: fail it then. */
 export const UNCLAIMED_FAIL_AFTER_MS = 30 * 24 * 3600 * 1000;
-
-/** Another call holds the transfer: the job tries again later. */
-export class TransferBusyError extends Error {}
 
 /**
  * The queue side of transfers (and the operator's follow-up): calls the rail of a `pending`
@@ -229,29 +227,8 @@ export class TransferRunner {
     return `pending (${outcome.providerStatus ?? 'no status yet'})`;
   }
 
-  private async claim(
-    scope: ShopScope,
-    transferId: string,
-    states: readonly TransferState[],
-  ): Promise<Transfer | null> {
-    const t = await this.transfers.findById(scope, transferId);
-    if (!t || !states.includes(t.state)) return null;
-    const now = this.clock.now();
-    const claimed = await this.transfers.claim(
-      scope,
-      t._id,
-      [t.state],
-      now,
-      // how long one rail call holds it (TRANSFER_LEASE_SECONDS; each provider try's timeout is
-      // derived from it, so the call ends first: providerTimeoutFor)
-      new Date(now.getTime() + this.cfg.leaseMs),
-    );
-    if (!claimed) {
-      const again = await this.transfers.findById(scope, transferId);
-      if (again && states.includes(again.state))
-        throw new TransferBusyError('Another attempt holds this transfer');
-    }
-    return claimed;
+  private claim(scope: ShopScope, transferId: string, states: readonly TransferState[]) {
+    return claimTransfer(this.transfers, this.clock, this.cfg.leaseMs, scope, transferId, states);
   }
 
   /** An outage keeps the transfer and throws (retry); a refusal counts towards failing it. */

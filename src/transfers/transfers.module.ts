@@ -32,11 +32,8 @@ import { TransferQueue } from './transfer-queue';
 import { TransferFollowUp } from './transfer-follow-up.service';
 import { TransferRunner } from './transfer-runner.service';
 import { TransferEventsFinisher } from './transfer-events';
-import {
-  SystemTransferEventsRepository,
-  SystemTransfersRepository,
-  TransfersRepository,
-} from './transfers.repository';
+import { SystemTransferEventsRepository, SystemTransfersRepository } from './system-transfers.repository';
+import { TransfersRepository } from './transfers.repository';
 import { TransfersService } from './transfers.service';
 import { TransfersV1Controller } from './transfers.v1.controller';
 

@@ -9,7 +9,7 @@ import { RepeatableJob, RepeatableJobsProcessor } from '../queues/repeatable-job
 import { TransferQueue } from './transfer-queue';
 import { TransferRunner } from './transfer-runner.service';
 import { TransfersService } from './transfers.service';
-import { SystemTransfersRepository } from './transfers.repository';
+import { SystemTransfersRepository } from './system-transfers.repository';
 
 const SWEEP_BATCH = 200;
 

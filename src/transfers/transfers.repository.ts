@@ -5,14 +5,12 @@ import { AuditOutbox, ModelOutbox, withOutbox } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { ShopScope } from '../common/tenancy';
 import { TenantRepository } from '../database/tenant-repository';
-import { systemQuery } from '../database/tenant-guard.plugin';
 import { isDuplicateKeyError } from '../common/errors/duplicate-key';
-import { clearMarker, markedBefore } from '../event-port/pending-event-marker';
+import { clearMarker } from '../event-port/pending-event-marker';
 import { valueOrAny } from '../database/query-filters';
 import { Transfer, TransferStateChange } from './transfer.schema';
 import type { CreditWrite } from './transfer-credits';
 import {
-  OPEN_STATES,
   PAYOUT_METHOD_TYPES,
   PayoutMethodType,
   sourcesOf,
@@ -32,8 +30,6 @@ export interface TransferListFilter {
   vendorId?: Types.ObjectId;
   createdAt?: { $gte?: Date; $lte?: Date };
 }
-
-export const CREDITED_STATES: readonly TransferState[] = ['failed', 'reversed'];
 
 /** "No lease": a date every `now` is past (a null would need an `$or` in the claim's filter). */
 export const NO_LEASE = new Date(0);
@@ -271,43 +267,5 @@ export class TransfersRepository extends TenantRepository<Transfer> {
       )
       .lean<Transfer>()
       .exec();
-  }
-}
-
-/**
- * The transfer sweeper's cross-shop read (served by `{state, updatedAt}`): open transfers nothing
- * touched lately — their job was lost (Redis, a killed worker) or a PayPal payout is still
- * being followed. Each is then handled in its own shop's scope.
- */
-@Injectable()
-export class SystemTransfersRepository {
-  constructor(@InjectModel(Transfer.name) private readonly model: Model<Transfer>) {}
-
-  async stale(before: Date, limit: number): Promise<Array<Pick<Transfer, '_id' | 'shopId' | 'state'>>> {
-    const found = await Promise.all(
-      [...OPEN_STATES, ...CREDITED_STATES].map((state) =>
-        this.model
-          .find(
-            { state, creditAdjustmentId: null, updatedAt: { $lt: before } },
-            { _id: 1, shopId: 1, state: 1 },
-          )
-          .sort({ updatedAt: 1 })
-          .limit(limit)
-          .setOptions(systemQuery(`transfer sweeper: ${state} transfers to drive or credit back`))
-          .lean<Array<Pick<Transfer, '_id' | 'shopId' | 'state'>>>()
-          .exec(),
-      ),
-    );
-    return found.flat();
-  }
-}
-
-/** The events sweeper's cross-shop scan (served by `{eventPendingAt}`): moves whose event a crash left unrecorded. */
-@Injectable()
-export class SystemTransferEventsRepository {
-  constructor(@InjectModel(Transfer.name) private readonly model: Model<Transfer>) {}
-
-  eventPending(before: Date, limit: number): Promise<Transfer[]> {
-    return markedBefore<Transfer>(this.model, 'transfers', { before, limit });
   }
 }

@@ -4,8 +4,7 @@ import { PayoutAdjustmentsService } from '../adjustments/payout-adjustments.serv
 import { AuditTrail } from '../audit/audit-trail.service';
 import { Clock } from '../common/clock/clock';
 import { dayRangeFilter } from '../common/dates/day-range';
-import { ConflictError, NotFoundError, ValidationError } from '../common/errors';
-import { round2 } from '../common/money';
+import { ConflictError, NotFoundError } from '../common/errors';
 import { nextOffset } from '../common/pagination';
 import { OperationContexts } from '../common/context/operation-context';
 import { ShopScope, toObjectId } from '../common/tenancy';
@@ -21,6 +20,7 @@ import { Transfer, TransferStateChange } from './transfer.schema';
 import { TransferQueue } from './transfer-queue';
 import { signalTransferMoved } from './transfer-signals';
 import { TransferCreditBack } from './transfer-credit-back';
+import { PaidBatch, TransferHandOver } from './transfer-hand-over';
 import { creditSeqOf, failureCredit, ledgerOf, reversalCredit } from './transfer-credits';
 import { TransferState } from './transfer-states';
 import { TransfersRepository } from './transfers.repository';
@@ -28,15 +28,7 @@ import { TransfersRepository } from './transfers.repository';
 /** How long an operator retry holds a failed transfer (it takes milliseconds; a crash lets it lapse). */
 const RETRY_HOLD_MS = 60_000;
 
-/** What the payout engine hands over once a batch is marked paid with a positive total. */
-export interface PaidBatch {
-  batchId: string | Types.ObjectId;
-  vendorId: string | Types.ObjectId;
-  /** The batch total (> 0, decimal). */
-  amount: number;
-  /** ISO 4217; omitted: the shop's transfer currency (PUT /v1/shop/payout-providers, default USD). */
-  currency?: string;
-}
+export type { PaidBatch } from './transfer-hand-over';
 
 /**
  * Transfers (DESIGN §10): one per paid batch, stored before any provider is called, then driven
@@ -46,57 +38,26 @@ export interface PaidBatch {
 @Injectable()
 export class TransfersService {
   private readonly credits: TransferCreditBack;
+  private readonly handOver: TransferHandOver;
 
   constructor(
     private readonly transfers: TransfersRepository,
-    private readonly methods: PayoutMethodsService,
-    private readonly providers: PayoutProvidersService,
+    methods: PayoutMethodsService,
+    providers: PayoutProvidersService,
     private readonly adjustments: PayoutAdjustmentsService,
-    private readonly vendors: VendorsRepository,
+    vendors: VendorsRepository,
     private readonly queue: TransferQueue,
     private readonly audit: AuditTrail,
     private readonly clock: Clock,
     @Optional() private readonly events?: EventSink,
   ) {
     this.credits = new TransferCreditBack(transfers, adjustments, clock);
+    this.handOver = new TransferHandOver(transfers, methods, providers, vendors, queue, clock);
   }
 
-  /**
-   * The engine's one call after a batch is marked paid with a positive total (never for a
-   * `carried_forward` batch). Idempotent: the batch's transfer is created once (unique per batch)
-   * and a repeat answers it; a new one is queued for its rail.
-   */
-  async createForPaidBatch(scope: ShopScope, batch: PaidBatch): Promise<TransferDto> {
-    const amount = round2(batch.amount);
-    if (!(amount > 0)) {
-      throw new ValidationError('A transfer pays a positive batch total; a carried-forward batch has none');
-    }
-    const batchId = typeof batch.batchId === 'string' ? toObjectId(batch.batchId) : batch.batchId;
-    if (!batchId) throw new ValidationError('batchId must be a 24-character hex id');
-    const vendor = await this.vendors.findById(scope, batch.vendorId);
-    if (!vendor) throw new NotFoundError('Vendor');
-    const currency = (batch.currency ?? (await this.providers.currency(scope))).toUpperCase();
-    if (!/^[A-Z]{3}$/.test(currency)) throw new ValidationError('currency must be an ISO 4217 code');
-    const target = await this.methods.targetOf(scope, String(vendor._id));
-    const { transfer, created } = await this.transfers.insertOnce(
-      scope,
-      {
-        batchId,
-        vendorId: vendor._id,
-        vendorName: vendor.vendorName,
-        method: target.type,
-        destination: target.destination,
-        recipientType: target.recipientType,
-        amount,
-        currency,
-      },
-      this.change(null, 'pending', 'engine'),
-    );
-    if (created) {
-      signalTransferMoved({ method: transfer.method, state: 'pending', amount });
-      await this.queue.send(scope, String(transfer._id));
-    }
-    return toTransferResponse(transfer);
+  /** The payout engine's hand-over of a paid batch (transfer-hand-over.ts). */
+  createForPaidBatch(scope: ShopScope, batch: PaidBatch): Promise<TransferDto> {
+    return this.handOver.createForPaidBatch(scope, batch);
   }
 
   async list(scope: ShopScope, q: TransferListQueryDto): Promise<TransferListDto> {

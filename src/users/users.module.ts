@@ -4,6 +4,7 @@ import { MailModule } from '../mail/mail.module';
 import { PasswordHasher } from './password-hasher';
 import { User, UserSchema } from './user.schema';
 import { UsersRepository } from './users.repository';
+import { UserSessionsService } from './user-sessions.service';
 import { UsersService } from './users.service';
 import { UsersV1Controller } from './users.v1.controller';
 import { UsersV2Controller } from './users.v2.controller';
@@ -15,7 +16,7 @@ import { UsersV2Controller } from './users.v2.controller';
 @Module({
   imports: [MongooseModule.forFeature([{ name: User.name, schema: UserSchema }]), MailModule],
   controllers: [UsersV1Controller, UsersV2Controller],
-  providers: [UsersRepository, UsersService, PasswordHasher],
-  exports: [UsersService],
+  providers: [UsersRepository, UsersService, UserSessionsService, PasswordHasher],
+  exports: [UsersService, UserSessionsService],
 })
 export class UsersModule {}

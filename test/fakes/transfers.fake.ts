@@ -8,12 +8,8 @@ import type { TransferQueue } from '../../src/transfers/transfer-queue';
 import type { Transfer, TransferStateChange } from '../../src/transfers/transfer.schema';
 import type { CreditWrite } from '../../src/transfers/transfer-credits';
 import { sourcesOf, TRANSFER_EVENT_OF, TransferState } from '../../src/transfers/transfer-states';
-import {
-  NewTransfer,
-  NO_LEASE,
-  SystemTransferEventsRepository,
-  TransfersRepository,
-} from '../../src/transfers/transfers.repository';
+import type { SystemTransferEventsRepository } from '../../src/transfers/system-transfers.repository';
+import { NewTransfer, NO_LEASE, TransfersRepository } from '../../src/transfers/transfers.repository';
 import { inScope } from './fake';
 
 type TransferMethods =
