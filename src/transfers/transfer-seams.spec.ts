@@ -1,0 +1,202 @@
+import { Logger } from '@nestjs/common';
+import { Types } from 'mongoose';
+import { StripeStandin } from '../../test/standins/stripe-standin';
+import { asReal, FixedClock, SHOP } from '../../test/fakes/fake';
+import {
+  FakeCredits,
+  FakeMethods,
+  FakeProviders,
+  FakeTransferQueue,
+  FakeTransfersRepository,
+} from '../../test/fakes/transfers.fake';
+import { FakeVendorsRepository, vendor } from '../../test/fakes/vendors.fake';
+import { fakeAuditTrail } from '../../test/fakes/audit.fake';
+import type { PayoutAdjustmentsService } from '../adjustments/payout-adjustments.service';
+import type { RailsConfig } from '../config/configuration';
+import type { VendorsRepository } from '../vendors/vendors.repository';
+import type { PayoutMethodsService } from './payout-methods.service';
+import type { PayoutProvidersService } from './payout-providers.service';
+import { ProviderWebhooksService } from './provider-webhooks.service';
+import { ManualRail } from './rails/manual.rail';
+import { PayoutRails } from './rails/payout-rails';
+import type { PaypalRail } from './rails/paypal.rail';
+import { ProviderCalls } from './rails/provider-calls';
+import { StripeConnectRail } from './rails/stripe-connect.rail';
+import type { TransferQueue } from './transfer-queue';
+import { TransferRunner } from './transfer-runner.service';
+import type { TransfersRepository } from './transfers.repository';
+import { TransfersService } from './transfers.service';
+
+const cents = (amount: number) => BigInt(Math.round(amount * 100));
+
+describe('transfer seams: credits, Stripe follow-up, retries (review R1-R3)', () => {
+  const stripe = new StripeStandin();
+  let url: string;
+  let clock: FixedClock;
+  let repo: FakeTransfersRepository;
+  let credits: FakeCredits;
+  let providers: FakeProviders;
+  let service: TransfersService;
+  let runner: TransferRunner;
+  let hooks: ProviderWebhooksService;
+  let vendorId: Types.ObjectId;
+
+  beforeAll(async () => {
+    Logger.overrideLogger(false);
+    url = await stripe.start();
+  });
+  afterAll(() => stripe.stop());
+
+  beforeEach(() => {
+    stripe.transfers.clear();
+    stripe.calls.length = 0;
+    stripe.lookups.length = 0;
+    stripe.inFlight = false;
+    clock = new FixedClock();
+    repo = new FakeTransfersRepository();
+    credits = new FakeCredits();
+    providers = new FakeProviders();
+    const methods = new FakeMethods();
+    methods.target = { type: 'stripe_connect', destination: 'acct_review', recipientType: null };
+    const vendors = new FakeVendorsRepository();
+    vendorId = vendors.add(vendor('review vendor'))[0]._id;
+    const cfg = {
+      stripeApiBaseUrl: url,
+      allowLocalTargets: true,
+      maxAttempts: 2,
+      pollMs: 1000,
+      leaseMs: 15_000,
+    } as RailsConfig;
+    const rails = new PayoutRails(
+      new ManualRail(),
+      new StripeConnectRail(cfg, new ProviderCalls()),
+      asReal<PaypalRail>({}),
+    );
+    service = new TransfersService(
+      asReal<TransfersRepository>(repo),
+      asReal<PayoutMethodsService>(methods),
+      asReal<PayoutProvidersService>(providers),
+      asReal<PayoutAdjustmentsService>(credits),
+      asReal<VendorsRepository>(vendors),
+      asReal<TransferQueue>(new FakeTransferQueue()),
+      fakeAuditTrail(clock),
+      clock,
+    );
+    runner = new TransferRunner(
+      asReal<TransfersRepository>(repo),
+      service,
+      asReal<PayoutProvidersService>(providers),
+      rails,
+      asReal<TransferQueue>(new FakeTransferQueue()),
+      clock,
+      cfg,
+    );
+    const none = {} as never;
+    hooks = new ProviderWebhooksService(
+      none,
+      none,
+      none,
+      none,
+      asReal<TransfersRepository>(repo),
+      service,
+      runner,
+      none,
+      none,
+      clock,
+      none,
+    );
+  });
+
+  const newTransfer = (amount: number) =>
+    service.createForPaidBatch(SHOP, { batchId: new Types.ObjectId(), vendorId, amount });
+  const later = (ms = 60_000) => clock.set(new Date(clock.now().getTime() + ms));
+  const credited = () => [...credits.credits.values()].reduce((s, c) => s + cents(c.amount), 0n);
+
+  it('R1: a reversal found by the follow-up is lost if the process dies between pending→paid and reverse()', async () => {
+    const t = await newTransfer(100);
+    // attempt 1: Stripe made tr_…, the process died before recording it (transfer stays pending, no providerId)
+    repo.crashNextMove = true;
+    await expect(runner.send(SHOP, t._id)).rejects.toThrow(/killed/);
+    const made = [...stripe.transfers.values()][0];
+    // the platform reverses 40.00 at Stripe; its webhook finds no transfer with that Stripe id
+    stripe.reverse(made.id, 4000);
+    const hook = await hooks.applyStripe(SHOP, 'stripe/transfer.reversed', {
+      data: { object: { id: made.id, amount: 10000, amount_reversed: 4000, reversed: false } },
+    });
+    expect(hook).toBe('ignored: no transfer with this Stripe id');
+    // attempt 2 (redrive / follow-up): asks Stripe, writes pending→paid, and dies before reverse()
+    // (the crash point after a transfer's write: crashPoint('after-change:transfer') in moved())
+    const original = service.moved.bind(service);
+    service.moved = async () => {
+      service.moved = original;
+      throw new Error('killed after the paid write, before the reversal credit');
+    };
+    later();
+    await expect(runner.send(SHOP, t._id)).rejects.toThrow(/killed after/);
+    // every way out a restarted process or an operator has:
+    later();
+    expect(await runner.followUp(SHOP, t._id, 'shop:op')).toMatch(/skipped/); // paid: refused
+    expect(await runner.send(SHOP, t._id)).toMatch(/skipped/);
+    expect(await runner.follow(SHOP, t._id)).toMatch(/skipped/);
+    // the sweeper reads only pending/sent and failed/reversed with no marker: a paid one is never read
+    const now = (await repo.findById(SHOP, t._id))!;
+    expect([now.state, credited()]).toEqual(['reversed', 4000n]);
+  });
+
+  it('R2: after an attempt whose outcome is unknown, a refused LOOKUP (key rotated/restricted) counts as a refusal and credits back a transfer Stripe made', async () => {
+    const t = await newTransfer(55.5);
+    repo.crashNextMove = true; // attempt 1 reached Stripe and paid; our write died
+    await expect(runner.send(SHOP, t._id)).rejects.toThrow(/killed/);
+    expect(stripe.transfers.size).toBe(1);
+    // the shop replaces its key by a restricted one (or revokes it) before the redrive
+    providers.creds.stripeSecretKey = 'rk_test_restrictedKey0001';
+    for (let i = 0; i < 2; i++) {
+      later();
+      await runner.send(SHOP, t._id).catch(() => undefined);
+    }
+    const now = (await repo.findById(SHOP, t._id))!;
+    // Stripe holds a transfer of 55.50 to the vendor; we must never credit it back
+    expect({ state: now.state, credited: credited(), atStripe: stripe.transfers.size }).toEqual({
+      state: 'pending',
+      credited: 0n,
+      atStripe: 1,
+    });
+  });
+
+  it('R3: a retry whose hold lapses mid-way moves the transfer anyway, after the sweeper re-made and released the credit: paid twice', async () => {
+    const t = await newTransfer(70);
+    await service.fail(SHOP, (await repo.findById(SHOP, t._id))!, 'refused', 'rail');
+    expect(credited()).toBe(7000n);
+    // retry: holds, withdraws the credit, then stalls (a slow audit write / DB failover) past its 60 s hold
+    const withdraw = credits.withdrawSystemAddition.bind(credits);
+    let resume!: () => void;
+    const gate = new Promise<void>((r) => (resume = r));
+    let reached!: () => void;
+    const atGate = new Promise<void>((r) => (reached = r));
+    credits.withdrawSystemAddition = async (...args) => {
+      const out = await withdraw(...args);
+      reached();
+      await gate;
+      return out;
+    };
+    const retried = service.retry(SHOP, t._id).catch((e: Error) => e.message);
+    await atGate;
+    credits.withdrawSystemAddition = withdraw;
+    later(121_000); // past the hold (60 s) and the sweeper's quiet period (120 s)
+    // the transfer sweeper: failed, creditAdjustmentId null (the hold nulled it), quiet → creditBack
+    await service.creditBack(SHOP, (await repo.findById(SHOP, t._id))!);
+    resume();
+    const answer = await retried;
+    const now = (await repo.findById(SHOP, t._id))!;
+    // either the retry is refused (transfer stays failed, credit stays) or it goes on with no credit
+    expect({
+      answer: typeof answer === 'string' ? 'refused' : 'ok',
+      state: now.state,
+      credited: credited(),
+    }).toEqual(
+      now.state === 'failed'
+        ? { answer: 'refused', state: 'failed', credited: 7000n }
+        : { answer: 'ok', state: 'pending', credited: 0n },
+    );
+  });
+});
