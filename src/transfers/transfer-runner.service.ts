@@ -63,15 +63,21 @@ export class TransferRunner {
     if (!t) return 'skipped: not pending';
     const rail = this.rails.of(t.method);
     let outcome;
+    // An earlier attempt may have reached the provider (its outcome unknown: a crash, an outage):
+    // a refusal then — of the lookup, or of a key gone since — says nothing of that transfer, so it
+    // never counts (it may be paid); only a refused create the lookup found nothing before counts.
+    const unknownBefore = mayHaveReachedProvider(t);
+    let asked = askedFirst;
     try {
       const creds = await this.providers.credentials(scope);
       if (t.attempts > 1 && !askedFirst) {
         const prior = await rail.follow(railTransfer(t), creds);
+        asked = true;
         if (prior.kind === 'paid') return await this.applyOutcome(scope, t, prior, by, audited);
       }
       outcome = await rail.send(railTransfer(t), creds);
     } catch (err) {
-      return this.failedCall(scope, t, err);
+      return this.failedCall(scope, t, err, !unknownBefore || asked);
     }
     const now = this.clock.now();
     if (outcome.kind === 'awaiting_reference') {
@@ -166,35 +172,22 @@ export class TransferRunner {
       const providerId = outcome.providerId ?? t.providerId;
       if (t.state !== 'sent' && !(t.state === 'pending' && providerId))
         return `ignored: transfer is ${t.state}`;
-      const paid = await this.step(
-        scope,
-        t,
-        'paid',
-        by,
-        {
-          providerId,
-          settledAt: now,
-          providerStatus: outcome.providerStatus,
-          reference: outcome.reference ?? providerId,
-          lastError: null,
-          ...(t.state === 'pending' ? { sentAt: now } : {}),
-        },
-        audited,
-      );
-      if (!paid) return 'skipped: moved meanwhile';
+      const set: Partial<Transfer> = {
+        providerId,
+        settledAt: now,
+        providerStatus: outcome.providerStatus,
+        reference: outcome.reference ?? providerId,
+        lastError: null,
+        ...(t.state === 'pending' ? { sentAt: now } : {}),
+      };
       // What the provider took back while we did not know it was paid (its webhook found no paid
-      // transfer then): reversed now by that much, and credited back.
+      // transfer then): paid and reversed by that much in the one write, with its credit.
       if (outcome.reversed && outcome.reversed > 0) {
-        await this.service.reverse(
-          scope,
-          paid,
-          outcome.reversed,
-          by,
-          `reversed at the provider before it was recorded paid`,
-        );
-        return 'reversed';
+        const both = await this.service.paidAndReversed(scope, t, set, outcome.reversed, by);
+        return both ? 'reversed' : 'skipped: moved meanwhile';
       }
-      return 'paid';
+      const paid = await this.step(scope, t, 'paid', by, set, audited);
+      return paid ? 'paid' : 'skipped: moved meanwhile';
     }
     if (outcome.kind === 'failed') {
       // Money that reached the vendor and came back (RETURNED after SUCCESS) is a reversal.
@@ -254,9 +247,13 @@ export class TransferRunner {
     return claimed;
   }
 
-  /** An outage keeps the transfer and throws (retry); a refusal counts towards failing it. */
-  private async failedCall(scope: ShopScope, t: Transfer, err: unknown): Promise<string> {
-    if (err instanceof RailRefusal) {
+  /**
+   * An outage keeps the transfer and throws (retry); a refusal counts towards failing it — unless
+   * `counts` is false (an earlier attempt's outcome is unknown and no lookup answered since): then
+   * it is kept pending with the refusal as its lastError, like an outage.
+   */
+  private async failedCall(scope: ShopScope, t: Transfer, err: unknown, counts = true): Promise<string> {
+    if (err instanceof RailRefusal && counts) {
       const refusals = (t.refusals ?? 0) + 1;
       if (refusals >= this.cfg.maxAttempts) {
         await this.service.fail(scope, t, err.message, 'rail');
@@ -303,4 +300,13 @@ export class TransferRunner {
     if (moved) await this.service.moved(scope, moved);
     return moved;
   }
+}
+
+/**
+ * Whether an earlier attempt of this pending transfer may have reached the provider: every claim
+ * counts an attempt, and only a counted refusal is known to have made nothing (a crash, an outage
+ * or a lookup leaves the outcome unknown).
+ */
+export function mayHaveReachedProvider(t: Pick<Transfer, 'attempts' | 'refusals'>): boolean {
+  return (t.attempts ?? 0) - 1 > (t.refusals ?? 0);
 }

@@ -23,7 +23,7 @@ import { signalTransferMoved } from './transfer-signals';
 import { TransferCreditBack } from './transfer-credit-back';
 import { creditSeqOf, failureCredit, ledgerOf, reversalCredit } from './transfer-credits';
 import { TransferState } from './transfer-states';
-import { TransfersRepository } from './transfers.repository';
+import { TransferGuard, TransfersRepository } from './transfers.repository';
 
 /** How long an operator retry holds a failed transfer (it takes milliseconds; a crash lets it lapse). */
 const RETRY_HOLD_MS = 60_000;
@@ -177,12 +177,18 @@ export class TransfersService {
       new Date(now.getTime() + RETRY_HOLD_MS),
     );
     if (!held) throw new ConflictError('The transfer changed meanwhile or is being retried; read it again');
+    // Every later write is conditional on this hold (not lapsed) and the credits as held: a retry
+    // stalled past its hold may find the sweeper has credited the transfer back again meanwhile.
+    const own = (): TransferGuard => ({
+      lease: { until: held.leaseUntil!, now: this.clock.now() },
+      creditSeq: held.creditSeq ?? null,
+    });
     const withdrawn: string[] = [];
     for (const c of ledgerOf(held)) {
       const w = await this.adjustments.withdrawSystemAddition(scope, c.adjustmentId);
       if (w === 'paid') {
         // The vendor has this money through a batch: the transfer stays failed, its credit confirmed.
-        const released = await this.transfers.release(scope, t._id, {});
+        const released = await this.transfers.release(scope, t._id, {}, {}, own());
         if (released) await this.creditBack(scope, released);
         throw new ConflictError(
           'This transfer was credited back and a later payout batch has paid that credit; it cannot be sent again',
@@ -214,8 +220,14 @@ export class TransfersService {
         refusals: 0,
       },
       { stamp, event },
+      {},
+      own(),
     );
-    if (!moved) throw new ConflictError('The transfer changed meanwhile; read it again');
+    if (!moved) {
+      throw new ConflictError(
+        'The retry lost its hold on the transfer (it took too long) or the transfer changed meanwhile; nothing was sent: read it again',
+      );
+    }
     await this.audit.commit(scope, this.transfers.outbox, stamp, [event], [moved._id]);
     await this.moved(scope, moved);
     await this.queue.send(scope, String(moved._id));
@@ -284,6 +296,35 @@ export class TransfersService {
     return false;
   }
 
+  /**
+   * A pending (or sent) transfer a lookup found made at the provider and already reversed (by
+   * `reportedTotal` in total, whose webhook found no paid transfer then): paid and reversed in one
+   * conditional write with the credit of the reversal, so no crash can leave it paid with the
+   * reversal unrecorded (nothing reads a paid transfer again). Null: it moved meanwhile.
+   */
+  async paidAndReversed(
+    scope: ShopScope,
+    t: Transfer,
+    paid: Partial<Transfer>,
+    reportedTotal: number,
+    by: string,
+  ): Promise<Transfer | null> {
+    const paidChange = this.change(t.state, 'paid', by);
+    const change = this.change(
+      'paid',
+      'reversed',
+      by,
+      'reversed at the provider before it was recorded paid',
+    );
+    const write = reversalCredit(t, reportedTotal, change.at);
+    if (!write) return null;
+    write.set = { ...paid, ...write.set };
+    const moved = await this.transfers.recordCredit(scope, t, 'reversed', change, write, paidChange);
+    if (!moved) return null;
+    await this.moved(scope, await this.creditBack(scope, moved));
+    return moved;
+  }
+
   change(
     from: TransferState | null,
     to: TransferState,
@@ -305,7 +346,11 @@ export class TransfersService {
     const event = transferMoveEvent(t, (t.history?.length ?? 0) - 1);
     if (!event || !this.events) return;
     crashPoint('after-change:transfer');
-    if (!(await this.events.emit(scope, [event]))) return;
+    // the moves of the last write (paid and reversed together: paidAndReversed); keyed per move
+    const events = (t.history ?? []).flatMap((m, i) =>
+      new Date(m.at).getTime() === event.createdAt.getTime() ? (transferMoveEvent(t, i) ?? []) : [],
+    );
+    if (!(await this.events.emit(scope, events))) return;
     const pendingAt = t.eventPendingAt;
     if (pendingAt && pendingAt.getTime() === event.createdAt.getTime())
       await OperationContexts.phase('events', () => this.transfers.eventsRecorded(scope, t, pendingAt));
