@@ -11,7 +11,7 @@ import { railTransfer } from './transfer.mapper';
 import { Transfer } from './transfer.schema';
 import { TransferQueue } from './transfer-queue';
 import { OPEN_STATES, TransferState } from './transfer-states';
-import { TransfersRepository } from './transfers.repository';
+import { NO_LEASE, TransferGuard, TransfersRepository } from './transfers.repository';
 import { TransfersService } from './transfers.service';
 
 /** PayPal keeps an unclaimed payout for 30 days, then returns it: fail it then. */
@@ -124,17 +124,17 @@ export class TransferRunner {
         .follow(railTransfer(t), await this.providers.credentials(scope));
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      await this.transfers.release(scope, t._id, { lastError: message });
+      await this.transfers.release(scope, t._id, { lastError: message }, {}, held(t));
       throw err;
     }
     const found = outcome.kind === 'paid' || outcome.kind === 'failed';
     if (t.state === 'pending' && !found) {
       // nothing made at the provider (or a rail that cannot ask): the send, with the same key
-      await this.transfers.release(scope, t._id, {});
+      await this.transfers.release(scope, t._id, {}, {}, held(t));
       return this.send(scope, transferId, by, true, true);
     }
     const result = await this.applyOutcome(scope, t, outcome, by, true);
-    if (result.startsWith('ignored')) await this.transfers.release(scope, t._id, {});
+    if (result.startsWith('ignored')) await this.transfers.release(scope, t._id, {}, {}, held(t));
     return result;
   }
 
@@ -149,7 +149,7 @@ export class TransferRunner {
     } catch (err) {
       if (err instanceof RailRefusal) {
         // The payout exists (it was accepted); a refused lookup is retried like an outage.
-        await this.transfers.release(scope, t._id, { lastError: err.message });
+        await this.transfers.release(scope, t._id, { lastError: err.message }, {}, held(t));
         await this.queue.follow(scope, String(t._id));
         return 'lookup refused; followed again later';
       }
@@ -190,21 +190,29 @@ export class TransferRunner {
       return paid ? 'paid' : 'skipped: moved meanwhile';
     }
     if (outcome.kind === 'failed') {
-      // Money that reached the vendor and came back (RETURNED after SUCCESS) is a reversal.
-      if (t.state === 'paid') {
-        await this.service.reverse(scope, t, t.amount, by, outcome.reason);
-        return 'reversed';
+      let cur: Transfer | null = t;
+      for (let round = 0; cur && round < 3; round++) {
+        // Money that reached the vendor and came back (RETURNED after SUCCESS) is a reversal.
+        if (cur.state === 'paid') {
+          await this.service.reverse(scope, cur, cur.amount, by, outcome.reason);
+          return 'reversed';
+        }
+        if (cur.state !== 'sent' && cur.state !== 'pending') return `ignored: transfer is ${cur.state}`;
+        if (await this.service.fail(scope, cur, outcome.reason, by)) return 'failed';
+        cur = await this.transfers.findById(scope, t._id); // its conditional write lost: read again
       }
-      if (t.state !== 'sent' && t.state !== 'pending') return `ignored: transfer is ${t.state}`;
-      await this.service.fail(scope, t, outcome.reason, by);
-      return 'failed';
+      return 'skipped: moved meanwhile';
     }
     if (t.state !== 'sent') return `ignored: transfer is ${t.state}`;
     if (outcome.kind === 'absent') {
       // Accepted by the provider, yet unknown to it now (another account's key?): followed on.
-      await this.transfers.release(scope, t._id, {
-        lastError: 'The provider has no transfer with this id (was the provider key changed?)',
-      });
+      await this.transfers.release(
+        scope,
+        t._id,
+        { lastError: 'The provider has no transfer with this id (was the provider key changed?)' },
+        {},
+        held(t),
+      );
       if (by === 'rail') await this.queue.follow(scope, String(t._id));
       return 'pending (absent at the provider)';
     }
@@ -214,10 +222,13 @@ export class TransferRunner {
       await this.service.fail(scope, t, 'PayPal payout item UNCLAIMED for 30 days', by);
       return 'failed';
     }
-    await this.transfers.release(scope, t._id, {
-      providerStatus: outcome.providerStatus,
-      unclaimedSince: since,
-    });
+    await this.transfers.release(
+      scope,
+      t._id,
+      { providerStatus: outcome.providerStatus, unclaimedSince: since },
+      {},
+      held(t),
+    );
     if (by === 'rail') await this.queue.follow(scope, String(t._id));
     return `pending (${outcome.providerStatus ?? 'no status yet'})`;
   }
@@ -259,11 +270,11 @@ export class TransferRunner {
         await this.service.fail(scope, t, err.message, 'rail');
         return 'failed';
       }
-      await this.transfers.release(scope, t._id, { lastError: err.message }, { refusals: 1 });
+      await this.transfers.release(scope, t._id, { lastError: err.message }, { refusals: 1 }, held(t));
       throw err;
     }
     const message = err instanceof RailOutage ? err.message : `Rail call failed: ${(err as Error)?.message}`;
-    await this.transfers.release(scope, t._id, { lastError: message });
+    await this.transfers.release(scope, t._id, { lastError: message }, {}, held(t));
     this.logger.warn(
       { transferId: String(t._id), err: message },
       'Payout provider unavailable; retried later',
@@ -309,4 +320,12 @@ export class TransferRunner {
  */
 export function mayHaveReachedProvider(t: Pick<Transfer, 'attempts' | 'refusals'>): boolean {
   return (t.attempts ?? 0) - 1 > (t.refusals ?? 0);
+}
+
+/**
+ * A release conditional on the caller's own lease (as it claimed it): a worker whose lease lapsed
+ * and was taken over cannot clear the lease of the one that holds the transfer now.
+ */
+function held(t: Pick<Transfer, 'leaseUntil'>): TransferGuard {
+  return { lease: { until: t.leaseUntil ?? NO_LEASE } };
 }

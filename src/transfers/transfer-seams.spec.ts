@@ -22,6 +22,7 @@ import { PayoutRails } from './rails/payout-rails';
 import type { PaypalRail } from './rails/paypal.rail';
 import { ProviderCalls } from './rails/provider-calls';
 import { StripeConnectRail } from './rails/stripe-connect.rail';
+import { RailOutage } from './rails/payout-rail';
 import type { TransferQueue } from './transfer-queue';
 import { TransferRunner } from './transfer-runner.service';
 import type { TransfersRepository } from './transfers.repository';
@@ -52,6 +53,7 @@ describe('transfer seams: credits, Stripe follow-up, retries (review R1-R3)', ()
     stripe.calls.length = 0;
     stripe.lookups.length = 0;
     stripe.inFlight = false;
+    stripe.refused.clear();
     clock = new FixedClock();
     repo = new FakeTransfersRepository();
     credits = new FakeCredits();
@@ -198,5 +200,121 @@ describe('transfer seams: credits, Stripe follow-up, retries (review R1-R3)', ()
         ? { answer: 'refused', state: 'failed', credited: 7000n }
         : { answer: 'ok', state: 'pending', credited: 0n },
     );
+  });
+
+  it('R1b: a Stripe reversal webhook for a transfer not recorded paid yet (found by metadata.transferId) is retried, then applied once', async () => {
+    const t = await newTransfer(100);
+    repo.crashNextMove = true; // Stripe made tr_…, our write died: pending, no Stripe id
+    await expect(runner.send(SHOP, t._id)).rejects.toThrow(/killed/);
+    const made = [...stripe.transfers.values()][0];
+    stripe.reverse(made.id, 2500);
+    const event = (reversed: number) => ({
+      data: {
+        object: {
+          id: made.id,
+          amount: 10000,
+          amount_reversed: reversed,
+          reversed: false,
+          metadata: { transferId: String(t._id) },
+        },
+      },
+    });
+    // thrown, so the inbox keeps the delivery and applies it again later (not acknowledged as lost)
+    await expect(hooks.applyStripe(SHOP, 'stripe/transfer.reversed', event(2500))).rejects.toThrow(
+      /not recorded paid yet/,
+    );
+    later();
+    expect(await runner.send(SHOP, t._id)).toBe('reversed'); // the redrive's lookup sees 25.00 back
+    expect(await hooks.applyStripe(SHOP, 'stripe/transfer.reversed', event(2500))).toBe(
+      'ignored: already reversed that far',
+    );
+    stripe.reverse(made.id, 3500);
+    expect(await hooks.applyStripe(SHOP, 'stripe/transfer.reversed', event(3500))).toBe('reversed');
+    const now = (await repo.findById(SHOP, t._id))!;
+    expect({
+      state: now.state,
+      reversedAmount: now.reversedAmount,
+      credited: credited(),
+      moves: now.history.slice(1).map((h) => `${h.from}→${h.to}`),
+    }).toEqual({
+      state: 'reversed',
+      reversedAmount: 35,
+      credited: 3500n,
+      moves: ['pending→paid', 'paid→reversed', 'reversed→reversed'],
+    });
+  });
+
+  it('R2 guard: with no earlier attempt of unknown outcome, a refused create after a lookup that found nothing still counts (fails and credits back)', async () => {
+    const t = await newTransfer(12.34);
+    stripe.inFlight = true; // attempt 1: 409 in flight → outcome unknown, nothing made
+    await expect(runner.send(SHOP, t._id)).rejects.toThrow(/unknown/);
+    stripe.inFlight = false;
+    stripe.refused.clear();
+    stripe.refused.add('acct_review');
+    for (let i = 0; i < 2; i++) {
+      later();
+      await runner.send(SHOP, t._id).catch(() => undefined);
+    }
+    const now = (await repo.findById(SHOP, t._id))!;
+    expect({ state: now.state, credited: credited(), atStripe: stripe.transfers.size }).toEqual({
+      state: 'failed',
+      credited: 1234n,
+      atStripe: 0,
+    });
+  });
+
+  it('R4: a provider failure whose fail() loses to a move to paid reverses the paid transfer (credits it back) instead of answering failed', async () => {
+    const t = await newTransfer(80);
+    const sent = (await repo.move(SHOP, t._id as never, 'sent', service.change('pending', 'sent', 'rail'), {
+      providerId: 'PB-1',
+    }))!;
+    // a webhook records it paid between the lookup's read and its write
+    await repo.move(SHOP, sent._id, 'paid', service.change('sent', 'paid', 'webhook:paypal'), {});
+    const answer = await runner.applyOutcome(
+      SHOP,
+      sent,
+      { kind: 'failed', providerStatus: 'RETURNED', reason: 'returned' },
+      'rail',
+    );
+    const now = (await repo.findById(SHOP, t._id))!;
+    expect({ answer, state: now.state, credited: credited() }).toEqual({
+      answer: 'reversed',
+      state: 'reversed',
+      credited: 8000n,
+    });
+  });
+
+  it('R5: a worker that lost its lease cannot clear the lease of the worker that took the transfer over', async () => {
+    const t = await newTransfer(10);
+    const real = providers.credentials.bind(providers);
+    let resumeA!: () => void;
+    const gateA = new Promise<void>((r) => (resumeA = r));
+    let reachedA!: () => void;
+    const atA = new Promise<void>((r) => (reachedA = r));
+    providers.credentials = async () => {
+      reachedA();
+      await gateA;
+      throw new RailOutage('Stripe unavailable: timed out', 'stripe');
+    };
+    const a = runner.send(SHOP, t._id).catch((e: Error) => e.message);
+    await atA;
+    later(); // A's lease (15 s) lapses; B takes the transfer
+    let resumeB!: () => void;
+    const gateB = new Promise<void>((r) => (resumeB = r));
+    let reachedB!: () => void;
+    const atB = new Promise<void>((r) => (reachedB = r));
+    providers.credentials = async () => {
+      reachedB();
+      await gateB;
+      return real();
+    };
+    const b = runner.send(SHOP, t._id);
+    await atB;
+    const leaseOfB = (await repo.findById(SHOP, t._id))!.leaseUntil;
+    resumeA();
+    expect(await a).toMatch(/unavailable/);
+    expect((await repo.findById(SHOP, t._id))!.leaseUntil).toEqual(leaseOfB);
+    resumeB();
+    expect(await b).toBe('paid');
   });
 });

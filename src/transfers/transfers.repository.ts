@@ -43,13 +43,16 @@ export const NO_LEASE = new Date(0);
  * `now`) and the credit counter it read. A writer that lost its hold matches nothing.
  */
 export interface TransferGuard {
-  lease?: { until: Date; now: Date };
+  /** `now`: also not lapsed (without it, only the same lease). */
+  lease?: { until: Date; now?: Date };
   creditSeq?: number | null;
 }
 
 function guardFilter(g: TransferGuard): Record<string, unknown> {
   return {
-    ...(g.lease ? { leaseUntil: { $eq: g.lease.until, $gt: g.lease.now } } : {}),
+    ...(g.lease
+      ? { leaseUntil: g.lease.now ? { $eq: g.lease.until, $gt: g.lease.now } : g.lease.until }
+      : {}),
     ...(g.creditSeq !== undefined ? { creditSeq: g.creditSeq ? g.creditSeq : { $in: [0, null] } } : {}),
   };
 }

@@ -342,7 +342,8 @@ export class FakeTransferQueue implements Pick<TransferQueue, 'send' | 'follow'>
 function guarded(t: Transfer, g: TransferGuard): boolean {
   if (g.lease) {
     const until = (t.leaseUntil ?? NO_LEASE).getTime();
-    if (until !== g.lease.until.getTime() || until <= g.lease.now.getTime()) return false;
+    if (until !== g.lease.until.getTime()) return false;
+    if (g.lease.now && until <= g.lease.now.getTime()) return false;
   }
   return g.creditSeq === undefined || (t.creditSeq ?? 0) === (g.creditSeq ?? 0);
 }
