@@ -183,7 +183,8 @@ export class TransferRunner {
       // What the provider took back while we did not know it was paid (its webhook found no paid
       // transfer then): paid and reversed by that much in the one write, with its credit.
       if (outcome.reversed && outcome.reversed > 0) {
-        const both = await this.service.paidAndReversed(scope, t, set, outcome.reversed, by);
+        const audit = this.auditOf(scope, t, 'reversed', audited);
+        const both = await this.service.paidAndReversed(scope, t, set, outcome.reversed, by, audit);
         return both ? 'reversed' : 'skipped: moved meanwhile';
       }
       const paid = await this.step(scope, t, 'paid', by, set, audited);
@@ -282,6 +283,20 @@ export class TransferRunner {
     throw err;
   }
 
+  /** An operator's follow-up is audited in the move's own write (the history has it either way). */
+  private auditOf(scope: ShopScope, t: Transfer, to: TransferState, audited: boolean) {
+    const stamp = audited ? (this.audit?.begin() ?? null) : null;
+    const event = this.audit?.changed(
+      scope,
+      stamp,
+      'transfer.follow_up',
+      { type: 'transfer', id: t._id },
+      { state: t.state },
+      { state: to },
+    );
+    return { stamp, event: event ?? null };
+  }
+
   private async step(
     scope: ShopScope,
     t: Transfer,
@@ -293,16 +308,7 @@ export class TransferRunner {
     const clean = Object.fromEntries(
       Object.entries(set).filter(([, v]) => v !== undefined),
     ) as Partial<Transfer>;
-    // an operator's follow-up is audited in the move's own write (the history has it either way)
-    const stamp = audited ? (this.audit?.begin() ?? null) : null;
-    const event = this.audit?.changed(
-      scope,
-      stamp,
-      'transfer.follow_up',
-      { type: 'transfer', id: t._id },
-      { state: t.state },
-      { state: to },
-    );
+    const { stamp, event } = this.auditOf(scope, t, to, audited);
     const moved = await this.transfers.move(scope, t._id, to, this.service.change(t.state, to, by), clean, {
       stamp,
       event: event ?? null,

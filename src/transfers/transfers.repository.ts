@@ -226,6 +226,7 @@ export class TransfersRepository extends TenantRepository<Transfer> {
     change: TransferStateChange,
     write: CreditWrite,
     paidFirst: TransferStateChange | null = null,
+    audit: { stamp: AuditStamp | null; event: AuditRecord | null } = { stamp: null, event: null },
   ): Promise<Transfer | null> {
     const raise = to === 'reversed' && t.state === 'reversed';
     const seq = write.was.creditSeq;
@@ -239,20 +240,24 @@ export class TransfersRepository extends TenantRepository<Transfer> {
     return this.model
       .findOneAndUpdate(
         this.scoped(scope, filter),
-        {
-          $set: {
-            ...write.set,
-            state: to,
-            leaseUntil: NO_LEASE,
-            creditAdjustmentId: null,
-            creditSeq: write.creditSeq,
+        withOutbox(
+          {
+            $set: {
+              ...write.set,
+              state: to,
+              leaseUntil: NO_LEASE,
+              creditAdjustmentId: null,
+              creditSeq: write.creditSeq,
+            },
+            $min: { eventPendingAt: paidFirst?.at ?? change.at },
+            $push: {
+              history: paidFirst ? { $each: [paidFirst, change] } : change,
+              credits: { $each: write.credits },
+            },
           },
-          $min: { eventPendingAt: paidFirst?.at ?? change.at },
-          $push: {
-            history: paidFirst ? { $each: [paidFirst, change] } : change,
-            credits: { $each: write.credits },
-          },
-        },
+          audit.stamp,
+          audit.event,
+        ),
         { new: true },
       )
       .lean<Transfer>()

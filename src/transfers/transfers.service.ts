@@ -1,6 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { PayoutAdjustmentsService } from '../adjustments/payout-adjustments.service';
+import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { AuditTrail } from '../audit/audit-trail.service';
 import { Clock } from '../common/clock/clock';
 import { dayRangeFilter } from '../common/dates/day-range';
@@ -308,6 +309,7 @@ export class TransfersService {
     paid: Partial<Transfer>,
     reportedTotal: number,
     by: string,
+    audit: { stamp: AuditStamp | null; event: AuditRecord | null } = { stamp: null, event: null },
   ): Promise<Transfer | null> {
     const paidChange = this.change(t.state, 'paid', by);
     const change = this.change(
@@ -319,8 +321,10 @@ export class TransfersService {
     const write = reversalCredit(t, reportedTotal, change.at);
     if (!write) return null;
     write.set = { ...paid, ...write.set };
-    const moved = await this.transfers.recordCredit(scope, t, 'reversed', change, write, paidChange);
+    const moved = await this.transfers.recordCredit(scope, t, 'reversed', change, write, paidChange, audit);
     if (!moved) return null;
+    if (audit.stamp && audit.event)
+      await this.audit.commit(scope, this.transfers.outbox, audit.stamp, [audit.event], [moved._id]);
     await this.moved(scope, await this.creditBack(scope, moved));
     return moved;
   }
