@@ -11,6 +11,7 @@ import {
 } from '../../test/fakes/transfers.fake';
 import { FakeVendorsRepository, vendor } from '../../test/fakes/vendors.fake';
 import { fakeAuditTrail } from '../../test/fakes/audit.fake';
+import { FakeEventRecorder, sinkInto } from '../../test/fakes/events.fake';
 import type { PayoutAdjustmentsService } from '../adjustments/payout-adjustments.service';
 import type { RailsConfig } from '../config/configuration';
 import type { VendorsRepository } from '../vendors/vendors.repository';
@@ -41,6 +42,7 @@ describe('transfer seams: credits, Stripe follow-up, retries (review R1-R3)', ()
   let runner: TransferRunner;
   let hooks: ProviderWebhooksService;
   let vendorId: Types.ObjectId;
+  let recorder: FakeEventRecorder;
 
   beforeAll(async () => {
     Logger.overrideLogger(false);
@@ -83,6 +85,7 @@ describe('transfer seams: credits, Stripe follow-up, retries (review R1-R3)', ()
       asReal<TransferQueue>(new FakeTransferQueue()),
       fakeAuditTrail(clock),
       clock,
+      sinkInto((recorder = new FakeEventRecorder())),
     );
     runner = new TransferRunner(
       asReal<TransfersRepository>(repo),
@@ -225,6 +228,10 @@ describe('transfer seams: credits, Stripe follow-up, retries (review R1-R3)', ()
     );
     later();
     expect(await runner.send(SHOP, t._id)).toBe('reversed'); // the redrive's lookup sees 25.00 back
+    // both moves of that one write are told at once (transfer.paid, then transfer.failed), marker cleared
+    expect(recorder.ofType('transfer.paid').length).toBe(1);
+    expect(recorder.ofType('transfer.failed').map((e) => e.object.reversedAmount)).toEqual([25]);
+    expect((await repo.findById(SHOP, t._id))!.eventPendingAt).toBeUndefined();
     expect(await hooks.applyStripe(SHOP, 'stripe/transfer.reversed', event(2500))).toBe(
       'ignored: already reversed that far',
     );

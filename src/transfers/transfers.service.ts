@@ -312,12 +312,11 @@ export class TransfersService {
     audit: { stamp: AuditStamp | null; event: AuditRecord | null } = { stamp: null, event: null },
   ): Promise<Transfer | null> {
     const paidChange = this.change(t.state, 'paid', by);
-    const change = this.change(
-      'paid',
-      'reversed',
-      by,
-      'reversed at the provider before it was recorded paid',
-    );
+    // one write, one time: both moves' events are told together and the marker cleared (moved())
+    const change = {
+      ...this.change('paid', 'reversed', by, 'reversed at the provider before it was recorded paid'),
+      at: paidChange.at,
+    };
     const write = reversalCredit(t, reportedTotal, change.at);
     if (!write) return null;
     write.set = { ...paid, ...write.set };
