@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Types } from 'mongoose';
 import Stripe from 'stripe';
 import { Clock } from '../common/clock/clock';
 import { NotFoundError, ServiceUnavailableError, UnauthorizedError } from '../common/errors';
@@ -161,8 +162,20 @@ export class ProviderWebhooksService implements OnModuleInit {
   async applyStripe(scope: ShopScope, topic: string, payload: unknown): Promise<string> {
     const object = (payload as { data?: { object?: StripeTransferObject } })?.data?.object;
     if (topic !== 'stripe/transfer.reversed' || !object?.id) return 'ignored';
-    const t = await this.transfers.findByProviderId(scope, object.id);
+    // Also by the transfer id we sent as metadata: a crash after Stripe made it leaves it pending
+    // with no Stripe id recorded. Not paid yet: thrown, so the inbox applies the event again later
+    // (once a lookup has recorded it paid) instead of acknowledging it lost.
+    const own = object.metadata?.transferId;
+    const t =
+      (await this.transfers.findByProviderId(scope, object.id)) ??
+      (own && Types.ObjectId.isValid(own) ? await this.transfers.findById(scope, own) : null);
     if (!t) return 'ignored: no transfer with this Stripe id';
+    if (t.providerId && t.providerId !== object.id) return "ignored: not this transfer's Stripe transfer";
+    if (t.state === 'pending' || t.state === 'sent') {
+      throw new Error(
+        `Stripe reversed ${object.id} of transfer ${String(t._id)}, not recorded paid yet; applied again later`,
+      );
+    }
     if (t.state !== 'paid' && t.state !== 'reversed') return `ignored: transfer is ${t.state}`;
     const minor = stripeReversedTotal(object);
     const reversed = fromMinorUnits(minor, t.currency);
@@ -245,6 +258,7 @@ interface StripeTransferObject {
   amount_reversed?: number;
   reversed?: boolean;
   reversals?: { data?: Array<{ amount?: number }> };
+  metadata?: { transferId?: string };
 }
 
 /**

@@ -12,11 +12,9 @@ import { Transfer } from './transfer.schema';
 import { claimTransfer } from './transfer-claim';
 import { TransferQueue } from './transfer-queue';
 import { OPEN_STATES, TransferState } from './transfer-states';
+import { held, mayHaveReachedProvider, UNCLAIMED_FAIL_AFTER_MS } from './transfer-lease';
 import { TransfersRepository } from './transfers.repository';
 import { TransfersService } from './transfers.service';
-
-/** PayPal keeps an unclaimed payout for 30 days, then returns it: fail it then. */
-export const UNCLAIMED_FAIL_AFTER_MS = 30 * 24 * 3600 * 1000;
 
 /**
  * The queue side of transfers (and the operator's follow-up): calls the rail of a `pending`
@@ -61,15 +59,21 @@ export class TransferRunner {
     if (!t) return 'skipped: not pending';
     const rail = this.rails.of(t.method);
     let outcome;
+    // An earlier attempt may have reached the provider (its outcome unknown: a crash, an outage):
+    // a refusal then — of the lookup, or of a key gone since — says nothing of that transfer, so it
+    // never counts (it may be paid); only a refused create the lookup found nothing before counts.
+    const unknownBefore = mayHaveReachedProvider(t);
+    let asked = askedFirst;
     try {
       const creds = await this.providers.credentials(scope);
       if (t.attempts > 1 && !askedFirst) {
         const prior = await rail.follow(railTransfer(t), creds);
+        asked = true;
         if (prior.kind === 'paid') return await this.applyOutcome(scope, t, prior, by, audited);
       }
       outcome = await rail.send(railTransfer(t), creds);
     } catch (err) {
-      return this.failedCall(scope, t, err);
+      return this.failedCall(scope, t, err, !unknownBefore || asked);
     }
     const now = this.clock.now();
     if (outcome.kind === 'awaiting_reference') {
@@ -116,17 +120,17 @@ export class TransferRunner {
         .follow(railTransfer(t), await this.providers.credentials(scope));
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      await this.transfers.release(scope, t._id, { lastError: message });
+      await this.transfers.release(scope, t._id, { lastError: message }, {}, held(t));
       throw err;
     }
     const found = outcome.kind === 'paid' || outcome.kind === 'failed';
     if (t.state === 'pending' && !found) {
       // nothing made at the provider (or a rail that cannot ask): the send, with the same key
-      await this.transfers.release(scope, t._id, {});
+      await this.transfers.release(scope, t._id, {}, {}, held(t));
       return this.send(scope, transferId, by, true, true);
     }
     const result = await this.applyOutcome(scope, t, outcome, by, true);
-    if (result.startsWith('ignored')) await this.transfers.release(scope, t._id, {});
+    if (result.startsWith('ignored')) await this.transfers.release(scope, t._id, {}, {}, held(t));
     return result;
   }
 
@@ -141,7 +145,7 @@ export class TransferRunner {
     } catch (err) {
       if (err instanceof RailRefusal) {
         // The payout exists (it was accepted); a refused lookup is retried like an outage.
-        await this.transfers.release(scope, t._id, { lastError: err.message });
+        await this.transfers.release(scope, t._id, { lastError: err.message }, {}, held(t));
         await this.queue.follow(scope, String(t._id));
         return 'lookup refused; followed again later';
       }
@@ -164,52 +168,48 @@ export class TransferRunner {
       const providerId = outcome.providerId ?? t.providerId;
       if (t.state !== 'sent' && !(t.state === 'pending' && providerId))
         return `ignored: transfer is ${t.state}`;
-      const paid = await this.step(
-        scope,
-        t,
-        'paid',
-        by,
-        {
-          providerId,
-          settledAt: now,
-          providerStatus: outcome.providerStatus,
-          reference: outcome.reference ?? providerId,
-          lastError: null,
-          ...(t.state === 'pending' ? { sentAt: now } : {}),
-        },
-        audited,
-      );
-      if (!paid) return 'skipped: moved meanwhile';
+      const set: Partial<Transfer> = {
+        providerId,
+        settledAt: now,
+        providerStatus: outcome.providerStatus,
+        reference: outcome.reference ?? providerId,
+        lastError: null,
+        ...(t.state === 'pending' ? { sentAt: now } : {}),
+      };
       // What the provider took back while we did not know it was paid (its webhook found no paid
-      // transfer then): reversed now by that much, and credited back.
+      // transfer then): paid and reversed by that much in the one write, with its credit.
       if (outcome.reversed && outcome.reversed > 0) {
-        await this.service.reverse(
-          scope,
-          paid,
-          outcome.reversed,
-          by,
-          `reversed at the provider before it was recorded paid`,
-        );
-        return 'reversed';
+        const audit = this.auditOf(scope, t, 'reversed', audited);
+        const both = await this.service.paidAndReversed(scope, t, set, outcome.reversed, by, audit);
+        return both ? 'reversed' : 'skipped: moved meanwhile';
       }
-      return 'paid';
+      const paid = await this.step(scope, t, 'paid', by, set, audited);
+      return paid ? 'paid' : 'skipped: moved meanwhile';
     }
     if (outcome.kind === 'failed') {
-      // Money that reached the vendor and came back (RETURNED after SUCCESS) is a reversal.
-      if (t.state === 'paid') {
-        await this.service.reverse(scope, t, t.amount, by, outcome.reason);
-        return 'reversed';
+      let cur: Transfer | null = t;
+      for (let round = 0; cur && round < 3; round++) {
+        // Money that reached the vendor and came back (RETURNED after SUCCESS) is a reversal.
+        if (cur.state === 'paid') {
+          await this.service.reverse(scope, cur, cur.amount, by, outcome.reason);
+          return 'reversed';
+        }
+        if (cur.state !== 'sent' && cur.state !== 'pending') return `ignored: transfer is ${cur.state}`;
+        if (await this.service.fail(scope, cur, outcome.reason, by)) return 'failed';
+        cur = await this.transfers.findById(scope, t._id); // its conditional write lost: read again
       }
-      if (t.state !== 'sent' && t.state !== 'pending') return `ignored: transfer is ${t.state}`;
-      await this.service.fail(scope, t, outcome.reason, by);
-      return 'failed';
+      return 'skipped: moved meanwhile';
     }
     if (t.state !== 'sent') return `ignored: transfer is ${t.state}`;
     if (outcome.kind === 'absent') {
       // Accepted by the provider, yet unknown to it now (another account's key?): followed on.
-      await this.transfers.release(scope, t._id, {
-        lastError: 'The provider has no transfer with this id (was the provider key changed?)',
-      });
+      await this.transfers.release(
+        scope,
+        t._id,
+        { lastError: 'The provider has no transfer with this id (was the provider key changed?)' },
+        {},
+        held(t),
+      );
       if (by === 'rail') await this.queue.follow(scope, String(t._id));
       return 'pending (absent at the provider)';
     }
@@ -219,10 +219,13 @@ export class TransferRunner {
       await this.service.fail(scope, t, 'PayPal payout item UNCLAIMED for 30 days', by);
       return 'failed';
     }
-    await this.transfers.release(scope, t._id, {
-      providerStatus: outcome.providerStatus,
-      unclaimedSince: since,
-    });
+    await this.transfers.release(
+      scope,
+      t._id,
+      { providerStatus: outcome.providerStatus, unclaimedSince: since },
+      {},
+      held(t),
+    );
     if (by === 'rail') await this.queue.follow(scope, String(t._id));
     return `pending (${outcome.providerStatus ?? 'no status yet'})`;
   }
@@ -231,24 +234,42 @@ export class TransferRunner {
     return claimTransfer(this.transfers, this.clock, this.cfg.leaseMs, scope, transferId, states);
   }
 
-  /** An outage keeps the transfer and throws (retry); a refusal counts towards failing it. */
-  private async failedCall(scope: ShopScope, t: Transfer, err: unknown): Promise<string> {
-    if (err instanceof RailRefusal) {
+  /**
+   * An outage keeps the transfer and throws (retry); a refusal counts towards failing it — unless
+   * `counts` is false (an earlier attempt's outcome is unknown and no lookup answered since): then
+   * it is kept pending with the refusal as its lastError, like an outage.
+   */
+  private async failedCall(scope: ShopScope, t: Transfer, err: unknown, counts = true): Promise<string> {
+    if (err instanceof RailRefusal && counts) {
       const refusals = (t.refusals ?? 0) + 1;
       if (refusals >= this.cfg.maxAttempts) {
         await this.service.fail(scope, t, err.message, 'rail');
         return 'failed';
       }
-      await this.transfers.release(scope, t._id, { lastError: err.message }, { refusals: 1 });
+      await this.transfers.release(scope, t._id, { lastError: err.message }, { refusals: 1 }, held(t));
       throw err;
     }
     const message = err instanceof RailOutage ? err.message : `Rail call failed: ${(err as Error)?.message}`;
-    await this.transfers.release(scope, t._id, { lastError: message });
+    await this.transfers.release(scope, t._id, { lastError: message }, {}, held(t));
     this.logger.warn(
       { transferId: String(t._id), err: message },
       'Payout provider unavailable; retried later',
     );
     throw err;
+  }
+
+  /** An operator's follow-up is audited in the move's own write (the history has it either way). */
+  private auditOf(scope: ShopScope, t: Transfer, to: TransferState, audited: boolean) {
+    const stamp = audited ? (this.audit?.begin() ?? null) : null;
+    const event = this.audit?.changed(
+      scope,
+      stamp,
+      'transfer.follow_up',
+      { type: 'transfer', id: t._id },
+      { state: t.state },
+      { state: to },
+    );
+    return { stamp, event: event ?? null };
   }
 
   private async step(
@@ -262,16 +283,7 @@ export class TransferRunner {
     const clean = Object.fromEntries(
       Object.entries(set).filter(([, v]) => v !== undefined),
     ) as Partial<Transfer>;
-    // an operator's follow-up is audited in the move's own write (the history has it either way)
-    const stamp = audited ? (this.audit?.begin() ?? null) : null;
-    const event = this.audit?.changed(
-      scope,
-      stamp,
-      'transfer.follow_up',
-      { type: 'transfer', id: t._id },
-      { state: t.state },
-      { state: to },
-    );
+    const { stamp, event } = this.auditOf(scope, t, to, audited);
     const moved = await this.transfers.move(scope, t._id, to, this.service.change(t.state, to, by), clean, {
       stamp,
       event: event ?? null,

@@ -9,6 +9,7 @@ import { isDuplicateKeyError } from '../common/errors/duplicate-key';
 import { clearMarker } from '../event-port/pending-event-marker';
 import { valueOrAny } from '../database/query-filters';
 import { Transfer, TransferStateChange } from './transfer.schema';
+import { guardFilter, NO_LEASE, TransferGuard } from './transfer-lease';
 import type { CreditWrite } from './transfer-credits';
 import {
   PAYOUT_METHOD_TYPES,
@@ -30,9 +31,6 @@ export interface TransferListFilter {
   vendorId?: Types.ObjectId;
   createdAt?: { $gte?: Date; $lte?: Date };
 }
-
-/** "No lease": a date every `now` is past (a null would need an `$or` in the claim's filter). */
-export const NO_LEASE = new Date(0);
 
 @Injectable()
 export class TransfersRepository extends TenantRepository<Transfer> {
@@ -129,10 +127,11 @@ export class TransfersRepository extends TenantRepository<Transfer> {
     id: Types.ObjectId,
     set: Partial<Pick<Transfer, 'lastError' | 'providerStatus' | 'unclaimedSince'>>,
     inc: Partial<Record<'refusals', number>> = {},
+    guard: TransferGuard = {},
   ): Promise<Transfer | null> {
     return this.model
       .findOneAndUpdate(
-        this.scoped(scope, { _id: id }),
+        this.scoped(scope, { ...guardFilter(guard), _id: id }),
         { $set: { ...set, leaseUntil: NO_LEASE }, ...(Object.keys(inc).length ? { $inc: inc } : {}) },
         { new: true },
       )
@@ -143,7 +142,8 @@ export class TransfersRepository extends TenantRepository<Transfer> {
   /**
    * The one way a state changes: conditional on a state the move may start from (a stale or
    * repeated writer matches nothing and gets null), the change appended to the history in the same
-   * single-document write, and the lease dropped.
+   * single-document write, and the lease dropped. `guard`: further conditions of the writer (a
+   * retry's own hold and credit counter).
    */
   move(
     scope: ShopScope,
@@ -153,6 +153,7 @@ export class TransfersRepository extends TenantRepository<Transfer> {
     set: Partial<Transfer> = {},
     audit: { stamp: AuditStamp | null; event: AuditRecord | null } = { stamp: null, event: null },
     inc: Partial<Record<'refusals', number>> = {},
+    guard: TransferGuard = {},
   ): Promise<Transfer | null> {
     const update = withOutbox(
       {
@@ -166,7 +167,7 @@ export class TransfersRepository extends TenantRepository<Transfer> {
     const pending = TRANSFER_EVENT_OF[to] ? { $min: { eventPendingAt: change.at } } : {};
     return this.model
       .findOneAndUpdate(
-        this.scoped(scope, { _id: id, state: { $in: sourcesOf(to) } }),
+        this.scoped(scope, { ...guardFilter(guard), _id: id, state: { $in: sourcesOf(to) } }),
         { ...update, ...pending, $push: { history: change } },
         { new: true },
       )
@@ -190,6 +191,8 @@ export class TransfersRepository extends TenantRepository<Transfer> {
    * from, the credit counter it was read at (so two writers never record the same credit) and, for
    * a reversal, the reversed total it was read at (so the total only ever rises, and by exactly the
    * credited increase). The credit marker goes null until the credit is made. Null: it changed.
+   * `paidFirst`: a pending or sent transfer the provider made and has taken back since, moved
+   * through `paid` to `reversed` in this one write (both moves in the history), on the state as read.
    */
   recordCredit(
     scope: ShopScope,
@@ -197,12 +200,14 @@ export class TransfersRepository extends TenantRepository<Transfer> {
     to: 'failed' | 'reversed',
     change: TransferStateChange,
     write: CreditWrite,
+    paidFirst: TransferStateChange | null = null,
+    audit: { stamp: AuditStamp | null; event: AuditRecord | null } = { stamp: null, event: null },
   ): Promise<Transfer | null> {
     const raise = to === 'reversed' && t.state === 'reversed';
     const seq = write.was.creditSeq;
     const filter = {
       _id: t._id,
-      state: raise ? 'reversed' : { $in: sourcesOf(to) },
+      state: paidFirst ? t.state : raise ? 'reversed' : { $in: sourcesOf(to) },
       // None recorded yet, or a transfer stored before the counter (null matches a missing field).
       creditSeq: seq ? seq : { $in: [0, null] },
       ...(to === 'reversed' ? { reversedAmount: write.was.reversedAmount } : {}),
@@ -210,17 +215,24 @@ export class TransfersRepository extends TenantRepository<Transfer> {
     return this.model
       .findOneAndUpdate(
         this.scoped(scope, filter),
-        {
-          $set: {
-            ...write.set,
-            state: to,
-            leaseUntil: NO_LEASE,
-            creditAdjustmentId: null,
-            creditSeq: write.creditSeq,
+        withOutbox(
+          {
+            $set: {
+              ...write.set,
+              state: to,
+              leaseUntil: NO_LEASE,
+              creditAdjustmentId: null,
+              creditSeq: write.creditSeq,
+            },
+            $min: { eventPendingAt: paidFirst?.at ?? change.at },
+            $push: {
+              history: paidFirst ? { $each: [paidFirst, change] } : change,
+              credits: { $each: write.credits },
+            },
           },
-          $min: { eventPendingAt: change.at },
-          $push: { history: change, credits: { $each: write.credits } },
-        },
+          audit.stamp,
+          audit.event,
+        ),
         { new: true },
       )
       .lean<Transfer>()

@@ -1,6 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { PayoutAdjustmentsService } from '../adjustments/payout-adjustments.service';
+import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { AuditTrail } from '../audit/audit-trail.service';
 import { Clock } from '../common/clock/clock';
 import { dayRangeFilter } from '../common/dates/day-range';
@@ -21,12 +22,10 @@ import { TransferQueue } from './transfer-queue';
 import { signalTransferMoved } from './transfer-signals';
 import { TransferCreditBack } from './transfer-credit-back';
 import { PaidBatch, TransferHandOver } from './transfer-hand-over';
-import { creditSeqOf, failureCredit, ledgerOf, reversalCredit } from './transfer-credits';
+import { TransferRetry } from './transfer-retry';
+import { failureCredit, reversalCredit } from './transfer-credits';
 import { TransferState } from './transfer-states';
 import { TransfersRepository } from './transfers.repository';
-
-/** How long an operator retry holds a failed transfer (it takes milliseconds; a crash lets it lapse). */
-const RETRY_HOLD_MS = 60_000;
 
 export type { PaidBatch } from './transfer-hand-over';
 
@@ -39,6 +38,7 @@ export type { PaidBatch } from './transfer-hand-over';
 export class TransfersService {
   private readonly credits: TransferCreditBack;
   private readonly handOver: TransferHandOver;
+  private readonly retries: TransferRetry;
 
   constructor(
     private readonly transfers: TransfersRepository,
@@ -53,6 +53,7 @@ export class TransfersService {
   ) {
     this.credits = new TransferCreditBack(transfers, adjustments, clock);
     this.handOver = new TransferHandOver(transfers, methods, providers, vendors, queue, clock);
+    this.retries = new TransferRetry(transfers, adjustments, queue, audit, clock, this);
   }
 
   /** The payout engine's hand-over of a paid batch (transfer-hand-over.ts). */
@@ -119,68 +120,9 @@ export class TransfersService {
     return toTransferResponse(moved);
   }
 
-  /**
-   * An operator retry of a failed transfer: its credit-back is taken back (refused when a batch has
-   * paid it already — the money reached the vendor that way) and the transfer is sent again with
-   * the same idempotency key. The transfer is held first (no credit-back can be confirmed past the
-   * hold, see TransferCreditBack), then its credits are withdrawn, then it moves: a credit-back
-   * running at the same time either is withdrawn here or withdraws itself.
-   */
-  async retry(scope: ShopScope, id: string): Promise<TransferDto> {
-    const t = await this.load(scope, id);
-    if (t.state !== 'failed')
-      throw new ConflictError(`Only a failed transfer can be retried; this one is ${t.state}`);
-    const now = this.clock.now();
-    const held = await this.transfers.holdForRetry(
-      scope,
-      t._id,
-      now,
-      new Date(now.getTime() + RETRY_HOLD_MS),
-    );
-    if (!held) throw new ConflictError('The transfer changed meanwhile or is being retried; read it again');
-    const withdrawn: string[] = [];
-    for (const c of ledgerOf(held)) {
-      const w = await this.adjustments.withdrawSystemAddition(scope, c.adjustmentId);
-      if (w === 'paid') {
-        // The vendor has this money through a batch: the transfer stays failed, its credit confirmed.
-        const released = await this.transfers.release(scope, t._id, {});
-        if (released) await this.creditBack(scope, released);
-        throw new ConflictError(
-          'This transfer was credited back and a later payout batch has paid that credit; it cannot be sent again',
-        );
-      }
-      withdrawn.push(w);
-    }
-    const stamp = this.audit.begin();
-    const event = this.audit.changed(
-      scope,
-      stamp,
-      'transfer.retry',
-      { type: 'transfer', id: t._id },
-      { state: t.state },
-      { state: 'pending' },
-    );
-    const moved = await this.transfers.move(
-      scope,
-      t._id,
-      'pending',
-      this.change('failed', 'pending', this.caller(), `credit-back ${withdrawn.join(', ') || 'absent'}`),
-      // The counter stays (stored, for a transfer from before it): a withdrawn id is never used again.
-      {
-        lastError: null,
-        failedAt: null,
-        creditAdjustmentId: null,
-        credits: [],
-        creditSeq: creditSeqOf(held),
-        refusals: 0,
-      },
-      { stamp, event },
-    );
-    if (!moved) throw new ConflictError('The transfer changed meanwhile; read it again');
-    await this.audit.commit(scope, this.transfers.outbox, stamp, [event], [moved._id]);
-    await this.moved(scope, moved);
-    await this.queue.send(scope, String(moved._id));
-    return toTransferResponse(moved);
+  /** An operator retry of a failed transfer (transfer-retry.ts). */
+  retry(scope: ShopScope, id: string): Promise<TransferDto> {
+    return this.retries.retry(scope, id);
   }
 
   /**
@@ -245,6 +187,37 @@ export class TransfersService {
     return false;
   }
 
+  /**
+   * A pending (or sent) transfer a lookup found made at the provider and already reversed (by
+   * `reportedTotal` in total, whose webhook found no paid transfer then): paid and reversed in one
+   * conditional write with the credit of the reversal, so no crash can leave it paid with the
+   * reversal unrecorded (nothing reads a paid transfer again). Null: it moved meanwhile.
+   */
+  async paidAndReversed(
+    scope: ShopScope,
+    t: Transfer,
+    paid: Partial<Transfer>,
+    reportedTotal: number,
+    by: string,
+    audit: { stamp: AuditStamp | null; event: AuditRecord | null } = { stamp: null, event: null },
+  ): Promise<Transfer | null> {
+    const paidChange = this.change(t.state, 'paid', by);
+    // one write, one time: both moves' events are told together and the marker cleared (moved())
+    const change = {
+      ...this.change('paid', 'reversed', by, 'reversed at the provider before it was recorded paid'),
+      at: paidChange.at,
+    };
+    const write = reversalCredit(t, reportedTotal, change.at);
+    if (!write) return null;
+    write.set = { ...paid, ...write.set };
+    const moved = await this.transfers.recordCredit(scope, t, 'reversed', change, write, paidChange, audit);
+    if (!moved) return null;
+    if (audit.stamp && audit.event)
+      await this.audit.commit(scope, this.transfers.outbox, audit.stamp, [audit.event], [moved._id]);
+    await this.moved(scope, await this.creditBack(scope, moved));
+    return moved;
+  }
+
   change(
     from: TransferState | null,
     to: TransferState,
@@ -266,7 +239,11 @@ export class TransfersService {
     const event = transferMoveEvent(t, (t.history?.length ?? 0) - 1);
     if (!event || !this.events) return;
     crashPoint('after-change:transfer');
-    if (!(await this.events.emit(scope, [event]))) return;
+    // the moves of the last write (paid and reversed together: paidAndReversed); keyed per move
+    const events = (t.history ?? []).flatMap((m, i) =>
+      new Date(m.at).getTime() === event.createdAt.getTime() ? (transferMoveEvent(t, i) ?? []) : [],
+    );
+    if (!(await this.events.emit(scope, events))) return;
     const pendingAt = t.eventPendingAt;
     if (pendingAt && pendingAt.getTime() === event.createdAt.getTime())
       await OperationContexts.phase('events', () => this.transfers.eventsRecorded(scope, t, pendingAt));
@@ -279,7 +256,7 @@ export class TransfersService {
   }
 
   /** Who made a change through the API (`shop:<id>`), for the transfer's own history. */
-  private caller(): string {
+  caller(): string {
     const actor = OperationContexts.current()?.actor;
     return actor ? `${actor.kind}:${actor.id}` : 'system';
   }

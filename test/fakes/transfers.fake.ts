@@ -9,7 +9,8 @@ import type { Transfer, TransferStateChange } from '../../src/transfers/transfer
 import type { CreditWrite } from '../../src/transfers/transfer-credits';
 import { sourcesOf, TRANSFER_EVENT_OF, TransferState } from '../../src/transfers/transfer-states';
 import type { SystemTransferEventsRepository } from '../../src/transfers/system-transfers.repository';
-import { NewTransfer, NO_LEASE, TransfersRepository } from '../../src/transfers/transfers.repository';
+import { NO_LEASE, type TransferGuard } from '../../src/transfers/transfer-lease';
+import { NewTransfer, TransfersRepository } from '../../src/transfers/transfers.repository';
 import { inScope } from './fake';
 
 type TransferMethods =
@@ -110,9 +111,10 @@ export class FakeTransfersRepository
     id: Types.ObjectId,
     set: Partial<Transfer>,
     inc: { refusals?: number } = {},
+    guard: TransferGuard = {},
   ) {
     const t = this.live(scope).find((d) => d._id.equals(id));
-    if (!t) return null;
+    if (!t || !guarded(t, guard)) return null;
     Object.assign(t, set, { leaseUntil: NO_LEASE });
     t.refusals += inc.refusals ?? 0;
     return copy(t);
@@ -124,13 +126,16 @@ export class FakeTransfersRepository
     to: TransferState,
     change: TransferStateChange,
     set: Partial<Transfer> = {},
+    _audit?: unknown,
+    _inc?: unknown,
+    guard: TransferGuard = {},
   ) {
     if (this.crashNextMove) {
       this.crashNextMove = false;
       throw new Error('killed before the answer was recorded');
     }
     const t = this.live(scope).find((d) => d._id.equals(id));
-    if (!t || !sourcesOf(to).includes(t.state)) return null;
+    if (!t || !sourcesOf(to).includes(t.state) || !guarded(t, guard)) return null;
     Object.assign(t, set, { state: to, leaseUntil: NO_LEASE, updatedAt: new Date(change.at) });
     t.history.push(change);
     // $min: the oldest move whose event is still pending
@@ -164,6 +169,7 @@ export class FakeTransfersRepository
     to: 'failed' | 'reversed',
     change: TransferStateChange,
     write: CreditWrite,
+    paidFirst: TransferStateChange | null = null,
   ) {
     if (this.crashNextMove) {
       this.crashNextMove = false;
@@ -172,7 +178,11 @@ export class FakeTransfersRepository
     const t = this.live(scope).find((d) => d._id.equals(ref._id));
     if (!t) return null;
     const raise = to === 'reversed' && ref.state === 'reversed';
-    const stateOk = raise ? t.state === 'reversed' : sourcesOf(to).includes(t.state);
+    const stateOk = paidFirst
+      ? t.state === ref.state
+      : raise
+        ? t.state === 'reversed'
+        : sourcesOf(to).includes(t.state);
     if (!stateOk || (t.creditSeq ?? 0) !== (write.was.creditSeq ?? 0)) return null;
     if (to === 'reversed' && (t.reversedAmount ?? null) !== write.was.reversedAmount) return null;
     Object.assign(t, write.set, {
@@ -182,9 +192,11 @@ export class FakeTransfersRepository
       creditSeq: write.creditSeq,
       updatedAt: new Date(change.at),
     });
+    if (paidFirst) t.history.push(paidFirst);
     t.history.push(change);
     t.credits = [...(t.credits ?? []), ...write.credits.map((c) => ({ ...c }))];
-    if (!(t.eventPendingAt && t.eventPendingAt <= change.at)) t.eventPendingAt = change.at;
+    const at = paidFirst?.at ?? change.at;
+    if (!(t.eventPendingAt && t.eventPendingAt <= at)) t.eventPendingAt = at;
     return copy(t);
   }
 
@@ -320,4 +332,14 @@ export class FakeTransferQueue implements Pick<TransferQueue, 'send' | 'follow'>
     this.followed.push(id);
     return true;
   }
+}
+
+/** TransfersRepository's guard on a holder's write (its own lease, not lapsed; its credit counter). */
+function guarded(t: Transfer, g: TransferGuard): boolean {
+  if (g.lease) {
+    const until = (t.leaseUntil ?? NO_LEASE).getTime();
+    if (until !== g.lease.until.getTime()) return false;
+    if (g.lease.now && until <= g.lease.now.getTime()) return false;
+  }
+  return g.creditSeq === undefined || (t.creditSeq ?? 0) === (g.creditSeq ?? 0);
 }
