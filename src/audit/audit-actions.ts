@@ -49,6 +49,7 @@ export const AUDIT_ACTIONS = [
   'shop.payout_providers.update',
   'payout_method.update',
   'transfer.confirm',
+  'transfer.fail',
   'transfer.retry',
   // An operator asked the provider about a pending or sent transfer and applied its answer.
   'transfer.follow_up',

@@ -16,6 +16,8 @@ describe('transfer state machine', () => {
     ['sent', 'paid'],
     ['sent', 'failed'],
     ['awaiting_reference', 'paid'],
+    // the bank refused the operator's payment (POST /v1/payouts/transfers/{id}/fail)
+    ['awaiting_reference', 'failed'],
     ['paid', 'reversed'],
     ['failed', 'pending'],
   ];
@@ -29,15 +31,14 @@ describe('transfer state machine', () => {
     }
   });
 
-  it('never un-reverses, never re-fails a paid one, never fails a manual one awaiting its reference', () => {
+  it('never un-reverses, never re-fails a paid one', () => {
     expect(canMove('reversed', 'paid')).toBe(false);
     expect(canMove('paid', 'failed')).toBe(false);
-    expect(canMove('awaiting_reference', 'failed')).toBe(false);
   });
 
   it('sourcesOf is the inverse (the condition of each conditional update)', () => {
     expect(sourcesOf('paid').sort()).toEqual(['awaiting_reference', 'pending', 'sent']);
-    expect(sourcesOf('failed').sort()).toEqual(['pending', 'sent']);
+    expect(sourcesOf('failed').sort()).toEqual(['awaiting_reference', 'pending', 'sent']);
     expect(sourcesOf('reversed')).toEqual(['paid']);
     expect(sourcesOf('pending')).toEqual(['failed']);
   });

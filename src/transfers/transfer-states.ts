@@ -27,7 +27,8 @@ const TRANSITIONS: Record<TransferState, readonly TransferState[]> = {
   // pending → paid: Stripe's answer (settled at once) in one write, or a follow-up finding it made.
   pending: ['sent', 'paid', 'awaiting_reference', 'failed'],
   sent: ['paid', 'failed'],
-  awaiting_reference: ['paid'],
+  // The operator records the bank reference (paid), or the bank refused the payment (failed).
+  awaiting_reference: ['paid', 'failed'],
   paid: ['reversed'],
   // An operator retry of a failed transfer whose credit-back was not paid out yet.
   failed: ['pending'],

@@ -5,7 +5,7 @@ import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { AuditTrail } from '../audit/audit-trail.service';
 import { Clock } from '../common/clock/clock';
 import { dayRangeFilter } from '../common/dates/day-range';
-import { ConflictError, NotFoundError } from '../common/errors';
+import { NotFoundError } from '../common/errors';
 import { nextOffset } from '../common/pagination';
 import { OperationContexts } from '../common/context/operation-context';
 import { ShopScope, toObjectId } from '../common/tenancy';
@@ -22,6 +22,7 @@ import { TransferQueue } from './transfer-queue';
 import { signalTransferMoved } from './transfer-signals';
 import { TransferCreditBack } from './transfer-credit-back';
 import { PaidBatch, TransferHandOver } from './transfer-hand-over';
+import { TransferManualActions } from './transfer-manual';
 import { TransferRetry } from './transfer-retry';
 import { failureCredit, reversalCredit } from './transfer-credits';
 import { TransferState } from './transfer-states';
@@ -39,6 +40,7 @@ export class TransfersService {
   private readonly credits: TransferCreditBack;
   private readonly handOver: TransferHandOver;
   private readonly retries: TransferRetry;
+  private readonly manual: TransferManualActions;
 
   constructor(
     private readonly transfers: TransfersRepository,
@@ -54,6 +56,7 @@ export class TransfersService {
     this.credits = new TransferCreditBack(transfers, adjustments, clock);
     this.handOver = new TransferHandOver(transfers, methods, providers, vendors, queue, clock);
     this.retries = new TransferRetry(transfers, adjustments, queue, audit, clock, this);
+    this.manual = new TransferManualActions(transfers, audit, clock, this);
   }
 
   /** The payout engine's hand-over of a paid batch (transfer-hand-over.ts). */
@@ -86,38 +89,14 @@ export class TransfersService {
     return toTransferResponse(await this.load(scope, id));
   }
 
-  /** Manual rail: the operator paid by bank and records the reference → paid. */
-  async confirm(scope: ShopScope, id: string, reference: string): Promise<TransferDto> {
-    const t = await this.load(scope, id);
-    const ref = reference.trim();
-    if (t.state === 'paid' && t.method === 'manual' && t.reference === ref) return toTransferResponse(t);
-    if (t.state !== 'awaiting_reference') {
-      throw new ConflictError(
-        `Only a manual transfer awaiting its reference can be confirmed; this one is ${t.state}`,
-      );
-    }
-    const stamp = this.audit.begin();
-    const event = this.audit.changed(
-      scope,
-      stamp,
-      'transfer.confirm',
-      { type: 'transfer', id: t._id },
-      { state: t.state, reference: t.reference },
-      { state: 'paid', reference: ref },
-    );
-    const now = this.clock.now();
-    const moved = await this.transfers.move(
-      scope,
-      t._id,
-      'paid',
-      this.change(t.state, 'paid', this.caller(), ref),
-      { reference: ref, settledAt: now },
-      { stamp, event },
-    );
-    if (!moved) throw new ConflictError('The transfer changed meanwhile; read it again');
-    await this.audit.commit(scope, this.transfers.outbox, stamp, [event], [moved._id]);
-    await this.moved(scope, moved);
-    return toTransferResponse(moved);
+  /** Manual rail: the operator paid by bank and records the reference → paid (transfer-manual.ts). */
+  confirm(scope: ShopScope, id: string, reference: string): Promise<TransferDto> {
+    return this.manual.confirm(scope, id, reference);
+  }
+
+  /** Manual rail: the bank refused the operator's payment → failed, credited back (transfer-manual.ts). */
+  markFailed(scope: ShopScope, id: string, reason: string): Promise<TransferDto> {
+    return this.manual.markFailed(scope, id, reason);
   }
 
   /** An operator retry of a failed transfer (transfer-retry.ts). */

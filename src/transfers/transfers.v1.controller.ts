@@ -7,7 +7,13 @@ import { ApiV1Errors, notFound } from '../common/http/api-errors.decorator';
 import { ObjectIdParam } from '../common/http/params';
 import type { ShopScope } from '../common/tenancy';
 import { BANK_FILE_FORMATS, BankFileFormat, BankFileService } from './bank-file.service';
-import { ConfirmTransferDto, TransferDto, TransferListDto, TransferListQueryDto } from './dto/transfer.dto';
+import {
+  ConfirmTransferDto,
+  FailTransferDto,
+  TransferDto,
+  TransferListDto,
+  TransferListQueryDto,
+} from './dto/transfer.dto';
 import { TransferFollowUp } from './transfer-follow-up.service';
 import { TransfersService } from './transfers.service';
 
@@ -73,6 +79,36 @@ export class TransfersV1Controller {
     @Body() body: ConfirmTransferDto,
   ): Promise<TransferDto> {
     return this.transfers.confirm(scope, id, body.reference);
+  }
+
+  @Post('transfers/:id/fail')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'failManualTransfer',
+    summary: 'Record that the bank refused a manual transfer → failed, its amount credited back',
+    description:
+      'Only for a manual transfer in `awaiting_reference` (the operator’s payment by hand was refused ' +
+      'or returned): it moves to `failed` and its amount is credited back as a system ADDITION ' +
+      'adjustment the vendor’s next batch pays, as for a provider’s failure; it can then be retried. ' +
+      'The same reason again answers the failed transfer. Audited as `transfer.fail`.',
+  })
+  @ObjectIdParam('id', '6745a1b2c3d4e5f6a7b8c9d0', 'Transfer id')
+  @ApiOkResponse({ type: TransferDto })
+  @ApiV1Errors(
+    400,
+    notFound('Transfer'),
+    {
+      status: 409,
+      message: 'Only a manual transfer awaiting its reference can be marked failed; this one is paid',
+    },
+    422,
+  )
+  markFailed(
+    @Scope() scope: ShopScope,
+    @Param('id') id: string,
+    @Body() body: FailTransferDto,
+  ): Promise<TransferDto> {
+    return this.transfers.markFailed(scope, id, body.reason);
   }
 
   @Post('transfers/:id/retry')

@@ -51,6 +51,23 @@ export class ConfirmTransferDto {
   reference!: string;
 }
 
+export class FailTransferDto {
+  @ApiProperty({
+    description:
+      'Why the bank refused or returned the payment the operator made by hand (kept as the transfer’s lastError and in its history)',
+    minLength: 1,
+    maxLength: 500,
+    pattern: '^[^\\u0000-\\u001f]+$',
+    example: 'Returned by the bank: account closed',
+  })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(500)
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+  @Matches(/^[^\u0000-\u001f]+$/, { message: 'reason must not contain control characters' })
+  reason!: string;
+}
+
 export class TransferStateChangeDto {
   @ApiProperty({ enum: TRANSFER_STATES, nullable: true, example: 'pending' })
   from!: TransferState | null;
