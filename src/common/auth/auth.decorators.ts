@@ -16,7 +16,7 @@ import { shopScope, ShopScope } from '../tenancy';
 import { errorExample, V1ErrorDto, V2ErrorDto } from '../http/error.dto';
 import type { CredentialKind, Principal } from './principal';
 import { CredentialRateLimitGuard, SignInRateLimitGuard } from '../rate-limits/rate-limit.guards';
-import { AccessTokenGuard, CredentialKindGuard, CREDENTIAL_KINDS } from './auth.guards';
+import { AccessTokenGuard, CredentialKindGuard, CREDENTIAL_KINDS, VendorScopeGuard } from './auth.guards';
 
 /**
  * One OpenAPI security scheme per credential kind, all on the same `x-access-token` header: an
@@ -55,7 +55,7 @@ function authDecorators(api: 'v1' | 'v2', kinds: CredentialKind[]) {
   const forbidden = `A ${refused ?? 'different'} token cannot be used on this endpoint; it needs a ${kinds.join(' or ')} token`;
   return applyDecorators(
     SetMetadata(CREDENTIAL_KINDS, kinds),
-    UseGuards(AccessTokenGuard, CredentialRateLimitGuard, CredentialKindGuard),
+    UseGuards(AccessTokenGuard, CredentialRateLimitGuard, CredentialKindGuard, VendorScopeGuard),
     ...kinds.map((kind) => ApiSecurity(SECURITY_SCHEMES[kind])),
     rateLimitedResponse(
       api,

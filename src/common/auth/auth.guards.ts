@@ -4,6 +4,7 @@ import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthorizedError } from '../errors';
 import type { CredentialKind, Principal } from './principal';
+import { REQUIRED_SCOPE, type VendorScope } from './scopes';
 
 export const CREDENTIAL_KINDS = 'auth:credential-kinds';
 export const ACCESS_TOKEN_STRATEGY = 'access-token';
@@ -34,6 +35,30 @@ export class CredentialKindGuard implements CanActivate {
       throw new ForbiddenError(
         `A ${principal.kind} token cannot be used on this endpoint; it needs a ${kinds.join(' or ')} token`,
       );
+    }
+    return true;
+  }
+}
+
+/**
+ * A vendor token must hold the scope the route names with @RequireScope (DESIGN §12); shop and
+ * merchant tokens are not scoped. Runs after CredentialKindGuard on every authenticated route.
+ */
+@Injectable()
+export class VendorScopeGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(ctx: ExecutionContext): boolean {
+    const scope = this.reflector.getAllAndOverride<VendorScope | undefined>(REQUIRED_SCOPE, [
+      ctx.getHandler(),
+      ctx.getClass(),
+    ]);
+    if (!scope) return true;
+    const principal = ctx.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>().user;
+    if (!principal) throw new UnauthorizedError();
+    if (principal.kind !== 'vendor' || principal.permissions === undefined) return true;
+    if (!principal.permissions.includes(scope)) {
+      throw new ForbiddenError('Insufficient scope', { requiredScope: scope });
     }
     return true;
   }

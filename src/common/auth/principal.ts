@@ -1,3 +1,5 @@
+import type { VendorScope } from './scopes';
+
 export type CredentialKind = 'shop' | 'merchant' | 'vendor';
 
 /** Who is calling, taken only from a verified token. */
@@ -18,6 +20,11 @@ export interface Principal {
    * email change, un-approval or vendor deactivation raises the user's, refusing older tokens.
    */
   credentialVersion?: number;
+  /**
+   * Vendor tokens: the scopes the caller holds (a vendor API key's scopes, a portal user's
+   * permissions), as checked on this request. Undefined = every scope (a user from before permissions).
+   */
+  permissions?: VendorScope[];
 }
 
 /**
