@@ -11,6 +11,7 @@ import { OrderReceivedDto, RefundRecordedDto } from '../events/dto/event-objects
 import { markPublicOperations, operationsOf, settleOperationIds } from './operations';
 import { documentResponseHeaders } from './response-headers';
 import { orderedTags } from './tags';
+import { groupVendorSurface, tagGroups } from './vendor-surface';
 
 const V1_DESCRIPTION = `Marketplace administration API, generation 1.
 
@@ -109,6 +110,7 @@ function subset(
   documentErrors(doc, api);
   documentResponseHeaders(doc);
   documentEventWebhooks(doc);
+  groupVendorSurface(doc);
   const used = referencedSchemas(doc);
   const schemas = Object.fromEntries(
     Object.entries(full.components?.schemas ?? {})
@@ -123,6 +125,7 @@ function subset(
   );
   doc.components = { ...doc.components, schemas, securitySchemes };
   doc.tags = orderedTags(new Set([...operationsOf(doc).flatMap(({ op }) => op.tags ?? []), 'Events']));
+  (doc as unknown as Record<string, unknown>)['x-tagGroups'] = tagGroups(doc.tags);
   return doc;
 }
 

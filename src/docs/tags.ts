@@ -102,10 +102,61 @@ export const TAGS: TagObject[] = [
   },
 ];
 
+/** The prefix of the vendor surface's tags: Swagger UI lists them together, after the operator's. */
+export const VENDOR_TAG_PREFIX = 'Vendor · ';
+
+/**
+ * The vendor surface's tags (DESIGN §12), one per area a vendor works in, in the order of its day.
+ * An operation only a vendor token may call is listed under `Vendor · <its tag>`.
+ */
+export const VENDOR_TAGS: TagObject[] = [
+  {
+    name: `${VENDOR_TAG_PREFIX}Authentication`,
+    description:
+      'Vendor tokens: a portal user signs in with email and password, a vendor’s own program with a ' +
+      '`vk_live_` vendor API key (scopes); manage the vendor’s API keys.',
+  },
+  {
+    name: `${VENDOR_TAG_PREFIX}Orders`,
+    description:
+      'The vendor’s own orders: list with filters, one order with its lines, counts, and the timeline with notes.',
+  },
+  {
+    name: `${VENDOR_TAG_PREFIX}Fulfillments`,
+    description:
+      'Fulfil the vendor’s lines with tracking (on the store platform), change or cancel it, follow ' +
+      'shipments with tracking events; lists, counts and fulfilment statistics.',
+  },
+  {
+    name: `${VENDOR_TAG_PREFIX}Products`,
+    description: 'The vendor’s products as the store platform sent them, with counts by status.',
+  },
+  {
+    name: `${VENDOR_TAG_PREFIX}Payouts`,
+    description:
+      'The vendor’s money: what it earned line by line, its balance, payouts summary and transfers, ' +
+      'statements and payout methods.',
+  },
+  {
+    name: `${VENDOR_TAG_PREFIX}Dashboard`,
+    description:
+      'The vendor’s sales, refunds, earnings and fulfilment rate over a period, against the period before.',
+  },
+  {
+    name: `${VENDOR_TAG_PREFIX}Profile`,
+    description: 'The vendor’s own profile and the payout method its money is sent to.',
+  },
+  {
+    name: `${VENDOR_TAG_PREFIX}Documents`,
+    description: 'The vendor’s commission invoices and credit notes.',
+  },
+];
+
 /** The tags `used` by a document's operations, in workflow order; throws on a tag not listed above. */
 export function orderedTags(used: Set<string>): TagObject[] {
-  const unknown = [...used].filter((name) => !TAGS.some((t) => t.name === name));
+  const all = [...TAGS, ...VENDOR_TAGS];
+  const unknown = [...used].filter((name) => !all.some((t) => t.name === name));
   if (unknown.length)
     throw new Error(`OpenAPI tags without a description in src/docs/tags.ts: ${unknown.join(', ')}`);
-  return TAGS.filter((t) => used.has(t.name));
+  return all.filter((t) => used.has(t.name));
 }
