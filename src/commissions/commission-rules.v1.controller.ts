@@ -37,6 +37,11 @@ const OVERLAP: ErrorDoc = {
   extra: { conflictingRuleId: '6750c3d4e5f6a7b8c9d0e1f2' },
   v1Type: V1RuleConflictDto,
 };
+/** POST also answers 409 for an Idempotency-Key still in flight (the Idempotent decorator's 409, reworded here). */
+const OVERLAP_OR_IN_FLIGHT: ErrorDoc = {
+  ...OVERLAP,
+  description: `${OVERLAP.description}; or a request with the same Idempotency-Key is still being processed (see Retry-After)`,
+};
 const NOT_WIRED: ErrorDoc = {
   status: 501,
   description: '`dryRun=true` only: the estimate is not available in this build',
@@ -68,8 +73,8 @@ export class CommissionRulesV1Controller {
   })
   @ApiResponse({ status: 201, description: 'The rule, as stored', type: CommissionRuleDto })
   @ApiOkResponse({ description: '`dryRun=true`: nothing written', type: CommissionRuleDryRunDto })
+  @ApiV1Errors(400, OVERLAP_OR_IN_FLIGHT, 422, NOT_WIRED)
   @Idempotent('v1')
-  @ApiV1Errors(400, OVERLAP, 422, NOT_WIRED)
   async create(
     @Scope() scope: ShopScope,
     @Query() query: DryRunQueryDto,
@@ -98,7 +103,11 @@ export class CommissionRulesV1Controller {
   }
 
   @Get(':ruleId')
-  @ApiOperation({ operationId: 'getCommissionRule', summary: 'One commission rule' })
+  @ApiOperation({
+    operationId: 'getCommissionRule',
+    summary: 'One commission rule',
+    description: "Another shop's rule, an unknown or a malformed id: 404.",
+  })
   @ObjectIdParam(...RULE_ID)
   @ApiOkResponse({ type: CommissionRuleDto })
   @ApiV1Errors(NOT_FOUND)

@@ -2,6 +2,7 @@
 import { startApp, TestApp } from '../support/app';
 import { createVendor, vendorToken } from '../support/catalog';
 import { createMerchantKey, createShop, TestShop } from '../support/factory';
+import { RuleImpactEstimator } from '../../src/commissions/rule-impact-estimator';
 
 const RULES = '/v1/commissions/rules';
 
@@ -648,6 +649,68 @@ describe('commission rules (e2e)', () => {
 
     it('no token: 401', async () => {
       expect((await t.api.get(RULES)).status).toBe(401);
+    });
+  });
+
+  describe('dry run with an estimator bound (as the ladder will bind it)', () => {
+    let t2: TestApp;
+    const seen: any[] = [];
+    beforeAll(async () => {
+      t2 = await startApp((b) =>
+        b.overrideProvider(RuleImpactEstimator).useValue({
+          evaluate: async (_scope: unknown, candidate: unknown) => {
+            seen.push(candidate);
+            return { affectedLines: 2, payoutDelta: -1.5 };
+          },
+        }),
+      );
+    });
+    // Last in the file: closing a second app ends the connections the two share.
+    afterAll(() => t2.close());
+
+    it('POST answers 200 {rule as it would be, affectedLines, payoutDelta}; PUT too; nothing written', async () => {
+      const o = { token: shop.token };
+      const before = await total();
+      const pid = productId();
+      const body = {
+        level: 'product',
+        productId: pid,
+        vendorId: vendorA,
+        commissionType: 'flat',
+        commissionAmount: 2,
+      };
+      const res = await t2.api.post(`${RULES}?dryRun=true`, body, o);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        affectedLines: 2,
+        payoutDelta: -1.5,
+        rule: {
+          _id: null,
+          level: 'product',
+          productId: pid,
+          vendorId: vendorA,
+          commissionAmount: 2,
+          flatAmount: null,
+        },
+      });
+      expect(String(seen[0].vendorId)).toBe(vendorA);
+      expect(seen[0]._id).toBeNull();
+      const created = await t2.api.post(RULES, body, o);
+      expect(created.status).toBe(201);
+      const put = await t2.api.put(
+        `${RULES}/${created.body._id}?dryRun=true`,
+        { ...body, commissionAmount: 3 },
+        o,
+      );
+      expect(put.status).toBe(200);
+      expect(put.body.rule).toMatchObject({
+        _id: created.body._id,
+        commissionAmount: 3,
+        createdAt: created.body.createdAt,
+      });
+      expect(String(seen[1]._id)).toBe(created.body._id);
+      expect((await t2.api.get(`${RULES}/${created.body._id}`, o)).body).toEqual(created.body);
+      expect(await total()).toBe(before + 1);
     });
   });
 });

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { IsIn, IsMongoId, IsNumber, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsDateTime } from '../../common/dates/date-time';
+import { OBJECT_ID_PATTERN } from '../../common/http/params';
 import { MAX_MONEY } from '../../common/http/validators';
 import { OffsetPageQueryDto } from '../../common/pagination';
 import {
@@ -44,6 +45,7 @@ export class CommissionRuleBodyDto {
   @ApiPropertyOptional({
     type: String,
     maxLength: MAX_PRODUCT_TYPE_LENGTH,
+    pattern: '\\S',
     description:
       'Level `productType` only (required there): the product type, trimmed; matched in any letter case',
     example: 'Outerwear',
@@ -209,12 +211,33 @@ export class CommissionRuleListQueryDto extends OffsetPageQueryDto {
 }
 
 export class CommissionRuleDto {
-  @ApiProperty({ example: '6750c3d4e5f6a7b8c9d0e1f2' }) _id!: string;
+  @ApiProperty({ pattern: OBJECT_ID_PATTERN, maxLength: 24, example: '6750c3d4e5f6a7b8c9d0e1f2' })
+  _id!: string;
   @ApiProperty({ enum: RULE_LEVELS, example: 'product' }) level!: RuleLevel;
-  @ApiProperty({ type: String, nullable: true, example: '7513594937496' }) productId!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: null }) productType!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: '6740b9f1c2a4e15b3c9d0a21' }) vendorId!:
-    string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    pattern: '^[1-9][0-9]{0,19}$',
+    maxLength: 20,
+    example: '7513594937496',
+  })
+  productId!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    maxLength: MAX_PRODUCT_TYPE_LENGTH,
+    pattern: '\\S',
+    example: null,
+  })
+  productType!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    pattern: OBJECT_ID_PATTERN,
+    maxLength: 24,
+    example: '6740b9f1c2a4e15b3c9d0a21',
+  })
+  vendorId!: string | null;
   @ApiProperty({ enum: RULE_COMMISSION_TYPES, example: 'percentage_plus_flat' })
   commissionType!: RuleCommissionType;
   @ApiProperty({ example: 12 }) commissionAmount!: number;
@@ -237,7 +260,8 @@ export class CommissionRuleListDto {
 
 /** The rule a dry run would write: `_id` null for a create (no id is taken), the rule's for a replace. */
 export class CommissionRulePreviewDto extends OmitType(CommissionRuleDto, ['_id'] as const) {
-  @ApiProperty({ type: String, nullable: true, example: null }) _id!: string | null;
+  @ApiProperty({ type: String, nullable: true, pattern: OBJECT_ID_PATTERN, maxLength: 24, example: null })
+  _id!: string | null;
 }
 
 export class CommissionRuleDryRunDto {
@@ -255,7 +279,8 @@ export class CommissionRuleDryRunDto {
 }
 
 export class DeletedCommissionRuleDto {
-  @ApiProperty({ example: '6750c3d4e5f6a7b8c9d0e1f2' }) _id!: string;
+  @ApiProperty({ pattern: OBJECT_ID_PATTERN, maxLength: 24, example: '6750c3d4e5f6a7b8c9d0e1f2' })
+  _id!: string;
   @ApiProperty({ example: true }) deleted!: true;
 }
 
@@ -263,5 +288,6 @@ export class DeletedCommissionRuleDto {
 export class V1RuleConflictDto {
   @ApiProperty({ maxLength: 500, example: 'Overlaps commission rule 6750c3d4e5f6a7b8c9d0e1f2' })
   error!: string;
-  @ApiProperty({ maxLength: 24, example: '6750c3d4e5f6a7b8c9d0e1f2' }) conflictingRuleId!: string;
+  @ApiProperty({ pattern: OBJECT_ID_PATTERN, maxLength: 24, example: '6750c3d4e5f6a7b8c9d0e1f2' })
+  conflictingRuleId!: string;
 }
