@@ -3,6 +3,10 @@
 // rules (default 200) through POST /v1/commissions/rules before ingestion; `both` seeds only the
 // odd-numbered shops and the scale group times ingestion of the two halves separately, interleaved,
 // so one run compares ingestion with and without rules; `off` (default) seeds none.
+// BENCH_RULES_SEED=db (default) writes the rules straight into commission_rules, shaped exactly as
+// POST /v1/commissions/rules stores them (a few seconds for 10 shops); `api` posts each one (the
+// real write path: about 18 rules/s at concurrency 8 on the shared 2-core dev machine, so 12,000
+// rules take ~11 minutes).
 //
 // The bench orders' lines name products 1000, 1001 and 1002 (shopify.js). Those products are stored
 // with product types `Bench Type 0..2`, and the rules are shaped so each ladder step is exercised:
@@ -11,6 +15,7 @@
 //   product 1002: a product rule starting in the future       → falls through to its type's rule
 // The other rules target products and types no line has (what a catalogue's rules mostly are):
 // alternately shop-wide and limited to one of the shop's vendors, some in closed windows.
+const { MongoClient, ObjectId } = require('mongodb');
 const { sendWebhook, pool, drained } = require('./shopify');
 
 const MODE = (process.env.BENCH_SCALE_RULES || 'off').toLowerCase();
@@ -18,6 +23,8 @@ if (!['off', 'on', 'both'].includes(MODE)) throw new Error(`BENCH_SCALE_RULES mu
 const PRODUCT_RULES = Number(process.env.BENCH_SCALE_PRODUCT_RULES || 1000);
 const TYPE_RULES = Number(process.env.BENCH_SCALE_TYPE_RULES || 200);
 const SEED_CONCURRENCY = Number(process.env.BENCH_RULES_CONCURRENCY || 8);
+const SEED = (process.env.BENCH_RULES_SEED || 'db').toLowerCase();
+if (!['db', 'api'].includes(SEED)) throw new Error(`BENCH_RULES_SEED must be db or api (got ${SEED})`);
 const ORDER_PRODUCTS = [1000, 1001, 1002];
 const typeOf = (k) => `Bench Type ${k}`;
 
@@ -65,12 +72,46 @@ function ruleBodies(vendorIds) {
   return bodies;
 }
 
-/** Seeds the shop's rules through the API; returns how many and how long it took. */
+/** A body as the API stores it (commission-rules.repository.ts `create`). */
+function storedRule(shopId, body, at) {
+  const productType = body.productType === undefined ? null : body.productType.trim();
+  return {
+    _id: new ObjectId(),
+    level: body.level,
+    productId: body.productId ?? null,
+    productType,
+    productTypeKey: productType === null ? null : productType.toLowerCase(),
+    vendorId: body.vendorId ? new ObjectId(body.vendorId) : null,
+    commissionType: body.commissionType,
+    commissionAmount: body.commissionAmount,
+    flatAmount: body.flatAmount ?? null,
+    minimum: body.minimum ?? null,
+    maximum: body.maximum ?? null,
+    validFrom: body.validFrom ? new Date(body.validFrom) : null,
+    validTo: body.validTo ? new Date(body.validTo) : null,
+    shopId: new ObjectId(shopId),
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/** Seeds the shop's rules (BENCH_RULES_SEED); returns how many and how long it took. */
 async function seedRules(call, base, shop) {
   const bodies = ruleBodies(shop.vendors.map((v) => v._id));
   const t0 = Date.now();
-  await pool(bodies, SEED_CONCURRENCY, (body) => call(base, 'POST', '/v1/commissions/rules', body, shop.token));
-  return { count: bodies.length, ms: Date.now() - t0 };
+  if (SEED === 'api') {
+    await pool(bodies, SEED_CONCURRENCY, (body) => call(base, 'POST', '/v1/commissions/rules', body, shop.token));
+  } else {
+    const client = new MongoClient(process.env.MONGODB_URI);
+    try {
+      await client.connect();
+      const at = new Date();
+      await client.db().collection('commission_rules').insertMany(bodies.map((b) => storedRule(shop.shopId, b, at)));
+    } finally {
+      await client.close();
+    }
+  }
+  return { count: bodies.length, ms: Date.now() - t0, via: SEED };
 }
 
 /** The shops whose ingestion is timed apart: [label, (shop number) => in the group]. */

@@ -155,7 +155,7 @@ module.exports = async function scale(server) {
   if (seeded.length) {
     const ms = seeded.reduce((a, x) => a + x.ms, 0);
     const count = seeded.reduce((a, x) => a + x.count, 0);
-    mark(`seeded ${count} commission rules in ${seeded.length} shops: ${(count / (ms / 1000)).toFixed(0)} rules/s`);
+    mark(`seeded ${count} commission rules in ${seeded.length} shops (${seeded[0].via}): ${(count / (ms / 1000)).toFixed(0)} rules/s`);
   }
 
   // 1. Ingestion, end to end: every order of every shop as a signed webhook.
