@@ -12,6 +12,7 @@ import { Scope, V1Auth } from '../common/auth/auth.decorators';
 import { ApiV1Errors, notFound, type ErrorDoc } from '../common/http/api-errors.decorator';
 import { ObjectIdParam } from '../common/http/params';
 import type { ShopScope } from '../common/tenancy';
+import { answerStatus } from '../idempotency/answer-status';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { CommissionRulesService } from './commission-rules.service';
 import {
@@ -83,7 +84,7 @@ export class CommissionRulesV1Controller {
   ): Promise<CommissionRuleDto | CommissionRuleDryRunDto> {
     if (query.dryRun !== 'true') return this.rules.create(scope, body);
     const answer = await this.rules.dryRun(scope, null, body);
-    void reply.status(200);
+    answerStatus(reply, 200);
     return answer;
   }
 

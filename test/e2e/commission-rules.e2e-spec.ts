@@ -712,5 +712,23 @@ describe('commission rules (e2e)', () => {
       expect((await t2.api.get(`${RULES}/${created.body._id}`, o)).body).toEqual(created.body);
       expect(await total()).toBe(before + 1);
     });
+
+    it('a dry run with an Idempotency-Key replays its 200; a create with one replays its 201', async () => {
+      const body = { level: 'product', productId: productId(), commissionType: 'flat', commissionAmount: 2 };
+      const dry = { token: shop.token, headers: { 'idempotency-key': `dry-${body.productId}` } };
+      const first = await t2.api.post(`${RULES}?dryRun=true`, body, dry);
+      const again = await t2.api.post(`${RULES}?dryRun=true`, body, dry);
+      expect([first.status, again.status]).toEqual([200, 200]);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toEqual(first.body);
+      const real = { token: shop.token, headers: { 'idempotency-key': `real-${body.productId}` } };
+      const created = await t2.api.post(RULES, body, real);
+      const replayed = await t2.api.post(RULES, body, real);
+      expect([created.status, replayed.status]).toEqual([201, 201]);
+      expect(replayed.body).toEqual(created.body);
+      expect(
+        (await t2.api.get(`${RULES}?productId=${body.productId}`, { token: shop.token })).body.total,
+      ).toBe(1);
+    });
   });
 });
