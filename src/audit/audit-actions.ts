@@ -15,6 +15,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'transfer',
   'refund',
   'webhook_endpoint',
+  'commission_rule',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
@@ -63,6 +64,10 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint.rotate_secret',
   'webhook_endpoint.replay',
   'webhook_endpoint.narrow',
+  // Commission rules of the ladder (DESIGN §13): each write, also an outbound event.
+  'commission_rule.created',
+  'commission_rule.updated',
+  'commission_rule.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,18 +1,35 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { VendorsModule } from '../vendors/vendors.module';
+import { CommissionRuleGroup, CommissionRuleGroupSchema } from './commission-rule-group.schema';
+import { CommissionRule, CommissionRuleSchema } from './commission-rule.schema';
+import { CommissionRulesRepository } from './commission-rules.repository';
+import { CommissionRulesService } from './commission-rules.service';
+import { CommissionRulesV1Controller } from './commission-rules.v1.controller';
 import { CommissionsService } from './commissions.service';
 import { CommissionsV1Controller } from './commissions.v1.controller';
+import { PendingRuleImpactEstimator, RuleImpactEstimator } from './rule-impact-estimator';
 import { SkuCommission, SkuCommissionSchema } from './sku-commission.schema';
 import { SkuCommissionsRepository } from './sku-commissions.repository';
 
 @Module({
   imports: [
-    MongooseModule.forFeature([{ name: SkuCommission.name, schema: SkuCommissionSchema }]),
+    MongooseModule.forFeature([
+      { name: SkuCommission.name, schema: SkuCommissionSchema },
+      { name: CommissionRule.name, schema: CommissionRuleSchema },
+      { name: CommissionRuleGroup.name, schema: CommissionRuleGroupSchema },
+    ]),
     VendorsModule,
   ],
-  controllers: [CommissionsV1Controller],
-  providers: [SkuCommissionsRepository, CommissionsService],
-  exports: [SkuCommissionsRepository],
+  controllers: [CommissionsV1Controller, CommissionRulesV1Controller],
+  providers: [
+    SkuCommissionsRepository,
+    CommissionsService,
+    CommissionRulesRepository,
+    CommissionRulesService,
+    // The dry run's estimate: a placeholder answering 501 until the ladder's RuleDryRun is bound here.
+    { provide: RuleImpactEstimator, useClass: PendingRuleImpactEstimator },
+  ],
+  exports: [SkuCommissionsRepository, CommissionRulesService],
 })
 export class CommissionsModule {}

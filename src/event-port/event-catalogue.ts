@@ -157,6 +157,24 @@ export const EVENT_CATALOGUE = {
     emitted: true,
     merchant: false,
   },
+  'commission_rule.created': {
+    description: 'A commission rule of the ladder was created (POST /v1/commissions/rules): the rule.',
+    object: 'CommissionRuleDto',
+    emitted: true,
+    merchant: false,
+  },
+  'commission_rule.updated': {
+    description: 'A commission rule was replaced (PUT /v1/commissions/rules/{id}): the rule as it is now.',
+    object: 'CommissionRuleDto',
+    emitted: true,
+    merchant: false,
+  },
+  'commission_rule.deleted': {
+    description: 'A commission rule was deleted: `{_id, deleted: true}`.',
+    object: 'DeletedObjectDto',
+    emitted: true,
+    merchant: false,
+  },
   ping: {
     description: 'A test event (POST /v1/webhook-endpoints/{id}/test); sent to that endpoint only.',
     object: 'PingDto',
@@ -214,6 +232,10 @@ export function fromAudit(record: Pick<AuditRecord, 'action' | 'after'>): EventT
       return 'payout_adjustment.updated';
     case 'payout_adjustment.delete':
       return 'payout_adjustment.deleted';
+    case 'commission_rule.created':
+    case 'commission_rule.updated':
+    case 'commission_rule.deleted':
+      return record.action;
     default:
       return null;
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
+import { CommissionRulesService } from '../commissions/commission-rules.service';
 import { toPayoutAdjustmentResponse } from '../adjustments/payout-adjustment.mapper';
 import { PayoutAdjustmentsRepository } from '../adjustments/payout-adjustments.repository';
 import type { AuditRecord } from '../audit/audit-record';
@@ -24,6 +25,7 @@ export class EventObjects {
     private readonly users: UsersService,
     private readonly adjustments: PayoutAdjustmentsRepository,
     private readonly lineItems: LineItemsRepository,
+    private readonly rules: CommissionRulesService,
   ) {}
 
   async render(scope: ShopScope, type: EventType, record: AuditRecord): Promise<Record<string, unknown>> {
@@ -45,6 +47,8 @@ export class EventObjects {
           if (!l) throw new NotFoundError('Line item');
           return { ...toLineItemResponse(l) };
         }
+        case 'commission_rule':
+          return { ...(await this.rules.get(scope, id)) };
         default:
           return { _id: id };
       }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { AdjustmentsModule } from '../adjustments/adjustments.module';
+import { CommissionsModule } from '../commissions/commissions.module';
 import { TokenCipher } from '../fulfillments/platform/token-cipher';
 import { UsersModule } from '../users/users.module';
 import { VendorsModule } from '../vendors/vendors.module';
@@ -45,6 +46,7 @@ import { WebhookTargets } from './webhook-targets';
     UsersModule,
     AdjustmentsModule,
     LineItemsModule,
+    CommissionsModule,
     EventSinkModule,
   ],
   controllers: [WebhookEndpointsV1Controller, WebhookEndpointsV2Controller, EventsV1Controller],

@@ -5,6 +5,7 @@ import { catchError, from, mergeMap, Observable } from 'rxjs';
 import { actorOf, type Principal } from '../common/auth/principal';
 import { ReplayedResponse, toErrorResponse } from '../common/errors';
 import { shopScope } from '../common/tenancy';
+import { chosenStatus } from './answer-status';
 import { IdempotencyService, parseIdempotencyKey, requestFingerprint } from './idempotency.service';
 
 /**
@@ -36,7 +37,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
         from(
           this.idempotency
             .complete(scope, owner, key, start, {
-              status: successStatus,
+              // a status the handler chose at run time (answerStatus) wins over the route's
+              status: chosenStatus(ctx.switchToHttp().getResponse<object>()) ?? successStatus,
               bodyText: JSON.stringify(body ?? null),
             })
             .then(() => body),
