@@ -5,7 +5,8 @@ import type { CursorRows, CursorWindow } from '../common/pagination';
 import { ShopScope } from '../common/tenancy';
 import { TenantRepository } from '../database/tenant-repository';
 import { chunkedBulkWrite } from '../database/bulk-write';
-import { OrderSummary } from './order-summary.schema';
+import { orderListWhere, type OrderListFilter } from './order-list-filter';
+import { OrderSummary, type RolledUpFulfillment } from './order-summary.schema';
 
 /** A summary to write; `notes` / `customer` absent: keep what is stored (only ingestion knows them). */
 export type OrderSummaryWrite = Omit<
@@ -71,8 +72,49 @@ export class OrderSummariesRepository extends TenantRepository<OrderSummary> {
   }
 
   /** One cursor window of the caller's list (shop-level rows, or the vendor's own for vendor scopes). */
-  page(scope: ShopScope, window: CursorWindow): Promise<CursorRows<OrderSummary>> {
+  page(
+    scope: ShopScope,
+    window: CursorWindow,
+    filter: OrderListFilter = {},
+  ): Promise<CursorRows<OrderSummary>> {
     // vendorId null: the shop-level rows; scoped() replaces it with the caller's vendor for vendor scopes.
-    return this.cursorPage(scope, { vendorId: null }, window, { timeField: 'orderCreatedAt' });
+    return this.cursorPage(scope, { vendorId: null, ...orderListWhere(filter) }, window, {
+      timeField: 'orderCreatedAt',
+    });
+  }
+
+  /**
+   * The caller's summary of one order: the vendor's part (vendor scope) or the whole order (shop
+   * scope); null when the vendor has no line item on it, or the order is unknown or another shop's.
+   * A point read of the unique (shopId, orderId, vendorId) index.
+   */
+  findForOrder(scope: ShopScope, orderId: number): Promise<OrderSummary | null> {
+    return this.model
+      .findOne(this.scoped(scope, { orderId, vendorId: null }))
+      .lean<OrderSummary>()
+      .exec();
+  }
+
+  /**
+   * How many of the caller's orders are unfulfilled, partly fulfilled, fulfilled or cancelled (a
+   * cancelled order counts only there): one `$group` over the caller's summaries, by
+   * (cancelled, fulfillmentStatus).
+   * MongoDB: answers it from the keys of `{shopId, vendorId, cancelled, fulfillmentStatus, …}` alone
+   * (a covered scan of the caller's range, no document fetched).
+   */
+  async counts(scope: ShopScope): Promise<Record<RolledUpFulfillment | 'cancelled', number>> {
+    const groups = await this.model
+      .aggregate<{ _id: { cancelled: boolean; status: string }; n: number }>([
+        { $match: this.scoped(scope, { vendorId: null }) },
+        { $group: { _id: { cancelled: '$cancelled', status: '$fulfillmentStatus' }, n: { $sum: 1 } } },
+      ])
+      .exec();
+    const out = { unfulfilled: 0, partial: 0, fulfilled: 0, cancelled: 0 };
+    for (const g of groups) {
+      if (g._id.cancelled === true) out.cancelled += g.n;
+      else if (g._id.status === 'fulfilled' || g._id.status === 'partial') out[g._id.status] += g.n;
+      else out.unfulfilled += g.n;
+    }
+    return out;
   }
 }
