@@ -97,24 +97,21 @@ export class OrderSummariesRepository extends TenantRepository<OrderSummary> {
 
   /**
    * How many of the caller's orders are unfulfilled, partly fulfilled, fulfilled or cancelled (a
-   * cancelled order counts only there): one `$group` over the caller's summaries, by
-   * (cancelled, fulfillmentStatus).
-   * MongoDB: answers it from the keys of `{shopId, vendorId, cancelled, fulfillmentStatus, …}` alone
-   * (a covered scan of the caller's range, no document fetched).
+   * cancelled order counts only there): four `count` commands side by side, each one point range of
+   * `{shopId, vendorId, cancelled, fulfillmentStatus, …}` (for the cancelled ones, its prefix).
+   * One `$group` over the same range was the first form: the development store took 3–4 s for it at
+   * 20,000 orders (it fetches and groups every document), against counts that read index keys only.
+   * MongoDB: answers each count from the index alone (COUNT_SCAN), as it would the `$group` (a covered scan).
    */
   async counts(scope: ShopScope): Promise<Record<RolledUpFulfillment | 'cancelled', number>> {
-    const groups = await this.model
-      .aggregate<{ _id: { cancelled: boolean; status: string }; n: number }>([
-        { $match: this.scoped(scope, { vendorId: null }) },
-        { $group: { _id: { cancelled: '$cancelled', status: '$fulfillmentStatus' }, n: { $sum: 1 } } },
-      ])
-      .exec();
-    const out = { unfulfilled: 0, partial: 0, fulfilled: 0, cancelled: 0 };
-    for (const g of groups) {
-      if (g._id.cancelled === true) out.cancelled += g.n;
-      else if (g._id.status === 'fulfilled' || g._id.status === 'partial') out[g._id.status] += g.n;
-      else out.unfulfilled += g.n;
-    }
-    return out;
+    const open = (fulfillmentStatus: RolledUpFulfillment) =>
+      this.countWhere(scope, { vendorId: null, cancelled: false, fulfillmentStatus });
+    const [unfulfilled, partial, fulfilled, cancelled] = await Promise.all([
+      open('unfulfilled'),
+      open('partial'),
+      open('fulfilled'),
+      this.countWhere(scope, { vendorId: null, cancelled: true }),
+    ]);
+    return { unfulfilled, partial, fulfilled, cancelled };
   }
 }
