@@ -30,6 +30,7 @@ describe('order list filters', () => {
     [{ search: '1001', fulfillmentStatus: 'fulfilled' as const }],
     [{ search: '1001', financialStatus: 'paid' as const }],
     [{ createdAtMin: '2026-01-03', createdAtMax: '2026-01-02' }],
+    [{ search: '   ' }],
   ])('refuses %j with a 422', (q) => {
     expect(() => listFilter(q)).toThrow(ValidationError);
   });

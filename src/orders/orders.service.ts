@@ -134,6 +134,9 @@ export function listFilter(q: OrderListQueryDto): OrderListFilter {
     });
   }
   const search = q.search.trim();
+  if (search === '') {
+    throw new ValidationError('search must not be blank', { fields: { search: ['must not be blank'] } });
+  }
   const n = ORDER_NUMBER_SEARCH.exec(search);
   return n ? { ...filter, orderNumber: Number(n[1]) } : { ...filter, orderName: search };
 }
