@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ModelOutbox, withOutbox } from '../audit/audit-outbox';
 import type { AuditStamp } from '../audit/audit-record';
-import { ShopScope } from '../common/tenancy';
+import { ShopScope, shopScope } from '../common/tenancy';
 import { TenantRepository } from '../database/tenant-repository';
 import { chunkedBulkWrite } from '../database/bulk-write';
 import { anyOf } from '../database/query-filters';
@@ -62,6 +62,24 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
     if (orderIds.length === 0) return Promise.resolve([]);
     const filter = orderIds.length === 1 ? { orderId: orderIds[0] } : { orderId: { $in: orderIds } };
     return this.model.find(this.scoped(scope, filter)).sort(ORDER_ROWS).lean<LineItem[]>().exec();
+  }
+
+  /**
+   * One order's rows the caller may see (sale and refund rows, in the unique index's order): every
+   * row for a shop scope, the vendor's own for a vendor scope. The order's rows are read by
+   * (shopId, orderId) and the vendor's kept here: an order has few rows, and a vendor-led index only
+   * for this read would cost every line item write.
+   * MongoDB: reads the order's rows off the unique index's (shopId, orderId) range, as for a shop.
+   */
+  async findOrderRows(scope: ShopScope, orderId: number): Promise<LineItem[]> {
+    const rows = await this.model
+      .find(this.scoped(shopScope(scope.shopId), { orderId }))
+      .sort(ORDER_ROWS)
+      .lean<LineItem[]>()
+      .exec();
+    return scope.vendorId
+      ? rows.filter((r) => r.vendorId != null && String(r.vendorId) === scope.vendorId)
+      : rows;
   }
 
   /**
