@@ -48,23 +48,21 @@ export class FulfillmentChangesRepository extends TenantRepository<LineItem> {
 
   /**
    * Every line of the shop (whatever vendor) that one platform fulfillment covers: the platform
-   * changes and cancels the fulfillment as a whole. Served by the unique (shopId, orderId, …) index.
+   * changes and cancels the fulfillment as a whole. Reads the order's lines (a handful) through the
+   * unique (shopId, orderId, lineItemId, type, refundId, refundLineItemId) index, in its order, and
+   * keeps those carrying the fulfillment.
    */
-  sharingFulfillment(
+  async sharingFulfillment(
     scope: ShopScope,
     orderId: number,
     platformFulfillmentId: string,
   ): Promise<FulfilledLine[]> {
-    return this.model
-      .find(
-        this.scoped(shopScope(scope.shopId), {
-          orderId,
-          'fulfillment.platformFulfillmentId': platformFulfillmentId,
-        }),
-        FULFILLED_LINE,
-      )
+    const lines = await this.model
+      .find(this.scoped(shopScope(scope.shopId), { orderId }), FULFILLED_LINE)
+      .sort({ lineItemId: 1, type: 1, refundId: 1, refundLineItemId: 1 })
       .lean<FulfilledLine[]>()
       .exec();
+    return lines.filter((l) => l.fulfillment?.platformFulfillmentId === platformFulfillmentId);
   }
 
   /** New tracking on lines still carrying this platform fulfillment; how many it reached. */

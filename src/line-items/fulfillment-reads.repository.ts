@@ -5,7 +5,7 @@ import { CursorRows, CursorWindow } from '../common/pagination';
 import { ShopScope } from '../common/tenancy';
 import { TenantRepository } from '../database/tenant-repository';
 import { LineItem } from './line-item.schema';
-import { fulfillmentRowsWhere } from './line-item-queries';
+import { fulfillmentRowsWhere, NEWEST_ORDER_FIRST } from './line-item-queries';
 import { FULFILLMENT_ROW_PROJECTION, FulfillmentRowFilter, FulfillmentRowSource } from './line-item-views';
 
 /** One (fulfillment status, shipment status) group of fulfillment rows. */
@@ -64,7 +64,7 @@ export class FulfillmentReadsRepository extends TenantRepository<LineItem> {
     }));
   }
 
-  /** The fulfilled rows' order and fulfillment times (two dates each, nothing else). */
+  /** The fulfilled rows' order and fulfillment times (two dates each), in the index's order. */
   fulfilledTimes(scope: ShopScope, filter: FulfillmentRowFilter): Promise<FulfillmentTimes[]> {
     return this.model
       .find(this.scoped(scope, fulfillmentRowsWhere({ ...filter, fulfillmentStatus: 'fulfilled' })), {
@@ -72,6 +72,7 @@ export class FulfillmentReadsRepository extends TenantRepository<LineItem> {
         orderCreatedAt: 1,
         'fulfillment.createdAt': 1,
       })
+      .sort(NEWEST_ORDER_FIRST)
       .lean<FulfillmentTimes[]>()
       .exec();
   }
