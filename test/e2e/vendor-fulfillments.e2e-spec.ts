@@ -208,6 +208,22 @@ describe('vendor fulfillments (e2e)', () => {
     expect(put409.status).toBe(409);
     expect(put409.body.error).toMatchObject({ code: 'CONFLICT', message: 'Line item is not fulfilled' });
     expect((await t.api.delete(`/fulfillments/${a1}`, { token: tokA })).status).toBe(409);
+    // events: one fulfillment.updated and one fulfillment.cancelled per line, naming order, line and vendor
+    const events = async (type: string) =>
+      (await t.api.get(`/v1/events?type=${type}&limit=250`, { token: shop.token })).body.events as Array<{
+        data: { object: { _id: string; orderId: number; vendorId: string; fulfillmentStatus: string } };
+      }>;
+    const a = (await line(shop, a1))!.vendorId;
+    for (const [type, status] of [
+      ['fulfillment.updated', 'fulfilled'],
+      ['fulfillment.cancelled', 'unfulfilled'],
+    ] as const) {
+      const objects = (await events(type)).map((e) => e.data.object).filter((o) => [a1, a2].includes(o._id));
+      expect(objects.map((o) => o._id).sort()).toEqual([a1, a2].sort());
+      for (const o of objects) {
+        expect(o).toMatchObject({ orderId: oA.orderId, vendorId: String(a), fulfillmentStatus: status });
+      }
+    }
     // and it can be fulfilled again
     expect((await fulfil(tokA, [a1])).body.data.fulfillments[0].type).toBe('success');
   });
