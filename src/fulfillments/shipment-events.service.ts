@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
+import { AuditTrail } from '../audit/audit-trail.service';
 import { Clock } from '../common/clock/clock';
 import { parseDateTime } from '../common/dates/date-time';
 import { ConflictError, NotFoundError } from '../common/errors';
@@ -33,6 +34,7 @@ export class ShipmentEventsService {
     private readonly events: ShipmentEventsRepository,
     private readonly lines: FulfillmentChangesRepository,
     private readonly clock: Clock,
+    private readonly audit: AuditTrail,
   ) {}
 
   async record(
@@ -107,14 +109,34 @@ export class ShipmentEventsService {
       const seen = latest.get(String(e.lineItemId));
       if (!seen || seen.happenedAt <= e.happenedAt) latest.set(String(e.lineItemId), e);
     }
-    await this.lines.applyShipmentStatus(
-      scope,
-      [...latest.values()].map((e) => ({
+    // fulfillment.updated per line whose status the newest event moved: the event rides in the
+    // line's outbox in the same conditional write, so a refused (older) event reports nothing.
+    const stamp = this.audit.begin();
+    const updates = [...latest.values()].map((e) => {
+      const before = lines.get(String(e.lineItemId))!.fulfillment;
+      return {
         _id: e.lineItemId,
         status: e.status,
         at: e.happenedAt,
         deliveredAt: e.status === 'delivered' ? e.happenedAt : null,
-      })),
+        event: this.audit.changed(
+          scope,
+          stamp,
+          'line_item.fulfillment.update',
+          { type: 'line_item', id: e.lineItemId },
+          { shipmentStatus: before?.shipmentStatus ?? null },
+          { shipmentStatus: e.status },
+          { after: { happenedAt: e.happenedAt.toISOString() } },
+        ),
+      };
+    });
+    await this.lines.applyShipmentStatus(scope, updates, stamp);
+    await this.audit.commit(
+      scope,
+      this.lines.outbox,
+      stamp,
+      updates.map((u) => u.event),
+      'check',
     );
     const failedCount = results.filter((r) => r.type === 'error').length;
     return { successCount: results.length - failedCount, failedCount, results };

@@ -99,7 +99,14 @@ export class FulfillmentChangesRepository extends TenantRepository<LineItem> {
    */
   async applyShipmentStatus(
     scope: ShopScope,
-    updates: Array<{ _id: Types.ObjectId; status: string; at: Date; deliveredAt: Date | null }>,
+    updates: Array<{
+      _id: Types.ObjectId;
+      status: string;
+      at: Date;
+      deliveredAt: Date | null;
+      event?: AuditRecord | null;
+    }>,
+    stamp: AuditStamp | null = null,
   ): Promise<number> {
     if (updates.length === 0) return 0;
     const ops = updates.map((u) => ({
@@ -112,13 +119,17 @@ export class FulfillmentChangesRepository extends TenantRepository<LineItem> {
             { 'fulfillment.shipmentStatusAt': { $lte: u.at } },
           ]),
         }),
-        update: {
-          $set: {
-            'fulfillment.shipmentStatus': u.status,
-            'fulfillment.shipmentStatusAt': u.at,
-            ...(u.deliveredAt ? { 'fulfillment.deliveredAt': u.deliveredAt } : {}),
+        update: withOutbox(
+          {
+            $set: {
+              'fulfillment.shipmentStatus': u.status,
+              'fulfillment.shipmentStatusAt': u.at,
+              ...(u.deliveredAt ? { 'fulfillment.deliveredAt': u.deliveredAt } : {}),
+            },
           },
-        },
+          stamp,
+          u.event,
+        ),
       },
     }));
     return (await chunkedBulkWrite(this.model, ops as Parameters<Model<LineItem>['bulkWrite']>[0]))

@@ -151,6 +151,15 @@ describe('vendor fulfillment reads and tracking events (e2e)', () => {
       .lean<LineItem>()
       .exec();
     expect(stored!.fulfillment).toMatchObject({ shipmentStatus: 'delivered', deliveredAt: delivered });
+    // fulfillment.updated: one for l3 (the bulk's newest, delivered); the refused late event added none
+    const updated = async (id: string) =>
+      (
+        (await t.api.get('/v1/events?type=fulfillment.updated&limit=250', { token: shop.token })).body
+          .events as Array<{ data: { object: { _id: string; fulfillment: { shipmentStatus: string } } } }>
+      )
+        .map((e) => e.data.object)
+        .filter((o) => o._id === id);
+    expect((await updated(l3)).map((o) => o.fulfillment.shipmentStatus)).toEqual(['delivered']);
     // a newer event does move it
     const newer = await t.api.post(
       `/v2/fulfillments/events/${l1}`,
@@ -159,6 +168,10 @@ describe('vendor fulfillment reads and tracking events (e2e)', () => {
     );
     expect(newer.status).toBe(201);
     expect((await get(`/fulfillments/events/${l1}`, tokA)).shipmentStatus).toBe('failed_delivery');
+    expect((await updated(l1)).map((o) => o.fulfillment.shipmentStatus).sort()).toEqual([
+      'failed_delivery',
+      'in_transit',
+    ]);
   });
 
   it('tracking events: unfulfilled → 409; another vendor’s or shop’s line → 404; bad body → 422', async () => {
