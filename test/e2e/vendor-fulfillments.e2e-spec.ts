@@ -2,6 +2,7 @@ import { getModelToken } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { LineItem } from '../../src/line-items/line-item.schema';
 import { startApp, TestApp } from '../support/app';
+import { cents } from '../support/cents';
 import { measured } from '../support/db-cost';
 import { vendorToken } from '../support/catalog';
 import { createMerchantKey, createShop, TestShop } from '../support/factory';
@@ -96,6 +97,12 @@ describe('vendor fulfillments (e2e)', () => {
     // one local fulfillment for the order: both lines carry the same platform id
     expect(l2!.fulfillment!.platformFulfillmentId).toBe(l1!.fulfillment!.platformFulfillmentId);
     expect(lb).toMatchObject({ fulfillmentStatus: 'unfulfilled', fulfillment: null, fulfillmentLock: null });
+
+    // the shop's order summary is rolled up from every vendor's lines, not the caller's alone
+    const orders = await t.api.get('/v2/orders?first=100', { token: shop.token });
+    const summary = orders.body.data.orders.find((o: { orderId: number }) => o.orderId === oA.orderId);
+    expect(summary).toMatchObject({ fulfillmentStatus: 'partial', lineItemCount: 3 });
+    expect(cents(summary.totalSales.toFixed(2))).toBe(cents('10.00') + cents('12.00') + cents('7.00'));
 
     const again = await fulfil(tokA, [a1, b1, a2], '/v2/fulfillments');
     expect(again.status).toBe(200);
