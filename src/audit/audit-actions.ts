@@ -35,6 +35,8 @@ export const AUDIT_ACTIONS = [
   'shop.platform.update',
   'line_item.update',
   'line_item.fulfill',
+  'line_item.fulfillment.update',
+  'line_item.fulfillment.cancel',
   'payout_adjustment.create',
   'payout_adjustment.update',
   'payout_adjustment.delete',

@@ -94,7 +94,14 @@ export const EVENT_CATALOGUE = {
   },
   'fulfillment.updated': {
     description:
-      'A platform fulfillment of a line changed (tracking, shipment status): the line item with its `fulfillment`.',
+      'The fulfillment of a line changed (tracking through PUT /fulfillments/{lineItemId}, or a platform fulfillment update: tracking, shipment status): the line item (`_id`, `orderId`, `vendorId`) with its `fulfillment`.',
+    object: 'LineItemDto',
+    emitted: true,
+    merchant: false,
+  },
+  'fulfillment.cancelled': {
+    description:
+      'The fulfillment of a line was cancelled (DELETE /fulfillments/{lineItemId}; one event per line the platform fulfillment covered): the line item (`_id`, `orderId`, `vendorId`), unfulfilled again.',
     object: 'LineItemDto',
     emitted: true,
     merchant: false,
@@ -224,6 +231,10 @@ export function fromAudit(record: Pick<AuditRecord, 'action' | 'after'>): EventT
       return 'user.deleted';
     case 'line_item.fulfill':
       return 'fulfillment.created';
+    case 'line_item.fulfillment.update':
+      return 'fulfillment.updated';
+    case 'line_item.fulfillment.cancel':
+      return 'fulfillment.cancelled';
     case 'line_item.update':
       return 'line_items.updated';
     case 'payout_adjustment.create':

@@ -28,6 +28,38 @@ export class EventObjects {
     private readonly rules: CommissionRulesService,
   ) {}
 
+  /**
+   * The objects of several records of one shop, in their order: line items are read together in one
+   * query (a fulfillment of 100 lines reports 100 events), the other resources one by one.
+   */
+  async renderAll(
+    scope: ShopScope,
+    items: Array<{ type: EventType; record: AuditRecord }>,
+  ): Promise<Array<Record<string, unknown>>> {
+    const isLine = (i: { type: EventType; record: AuditRecord }) =>
+      i.record.resource.type === 'line_item' && !i.type.endsWith('.deleted');
+    const ids = [...new Set(items.filter(isLine).map((i) => i.record.resource.id))];
+    const lines = new Map(
+      (
+        await this.lineItems.findByIds(
+          scope,
+          ids.map((id) => new Types.ObjectId(id)),
+        )
+      ).map((l) => [String(l._id), l]),
+    );
+    const out: Array<Record<string, unknown>> = [];
+    for (const i of items) {
+      if (!isLine(i)) {
+        out.push(await this.render(scope, i.type, i.record));
+        continue;
+      }
+      const l = lines.get(i.record.resource.id);
+      // Gone since (a later delete): the event still tells what happened to which resource.
+      out.push(l ? { ...toLineItemResponse(l) } : { _id: i.record.resource.id, deleted: true });
+    }
+    return out;
+  }
+
   async render(scope: ShopScope, type: EventType, record: AuditRecord): Promise<Record<string, unknown>> {
     const id = record.resource.id;
     if (type.endsWith('.deleted')) return { _id: id, deleted: true };

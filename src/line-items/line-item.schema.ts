@@ -43,6 +43,11 @@ export class LineItemFulfillment {
   @Prop({ type: String, default: null }) trackingUrl!: string | null;
   /** Shipment status from fulfillments/update webhooks: in_transit, delivered, … */
   @Prop({ type: String, default: null }) shipmentStatus!: string | null;
+  /**
+   * `happenedAt` of the tracking event (POST /fulfillments/events) that set `shipmentStatus`: an
+   * older event arriving later does not override it. Null when set otherwise (webhooks) or never.
+   */
+  @Prop({ type: Date, default: null }) shipmentStatusAt?: Date | null;
   /** Store-platform fulfillment id, when known. */
   @Prop({ type: String, default: null }) platformFulfillmentId!: string | null;
   @Prop({ type: Date, default: null }) createdAt!: Date | null;

@@ -14,6 +14,8 @@ import { PricingInputsRepository } from './pricing-inputs.repository';
 import { LineItemUpdatesService } from './line-item-updates.service';
 import { LineItemsRepository } from './line-items.repository';
 import { PayoutRowsRepository } from './payout-rows.repository';
+import { FulfillmentChangesRepository } from './fulfillment-changes.repository';
+import { FulfillmentReadsRepository } from './fulfillment-reads.repository';
 import { FulfillmentRowsRepository } from './fulfillment-rows.repository';
 import { LineItemTallyRepository } from './line-item-tally.repository';
 import { LineItemsV1Controller } from './line-items.v1.controller';
@@ -49,6 +51,8 @@ import { BalancesModule } from '../balances/balances.module';
     LineItemsRepository,
     PayoutRowsRepository,
     FulfillmentRowsRepository,
+    FulfillmentChangesRepository,
+    FulfillmentReadsRepository,
     LineItemTallyRepository,
     LineItemEventMarkers,
     LineItemEventsFinisher,
@@ -68,6 +72,8 @@ import { BalancesModule } from '../balances/balances.module';
     LineItemsRepository,
     PayoutRowsRepository,
     FulfillmentRowsRepository,
+    FulfillmentChangesRepository,
+    FulfillmentReadsRepository,
     LineItemTallyRepository,
     LineItemEventMarkers,
     OrderSummaryRefresher,
