@@ -6,7 +6,11 @@ import { CursorPageQueryDto, readCursorPage } from '../common/pagination';
 import type { ShopScope } from '../common/tenancy';
 import { authConfig, type AuthConfig } from '../config/configuration';
 import { PayoutProvidersService } from '../transfers/payout-providers.service';
-import { VendorTransferRow, VendorTransfersRepository } from '../transfers/vendor-transfers.repository';
+import {
+  TransferStateSums,
+  VendorTransferRow,
+  VendorTransfersRepository,
+} from '../transfers/vendor-transfers.repository';
 import type {
   PayoutSummaryDto,
   PayoutTransactionDto,
@@ -52,10 +56,8 @@ export class VendorPayoutsService {
       this.balances.get(scope, String(vendorId)),
       this.providers.currency(scope),
     ]);
-    // Store `$sum`s of 2-dp amounts: exact to far below a cent, so half-up to 2 dp is the exact sum.
-    const received = sums.reduce((acc, s) => acc.plus(money(s.amount).minus(money(s.reversed))), money(0));
     return {
-      totalReceived: round2(received),
+      totalReceived: receivedTotal(sums),
       totalPending: sumAmounts([balance.due, balance.pending]),
       currency,
       previousPayout: latest && {
@@ -67,6 +69,15 @@ export class VendorPayoutsService {
       nextPayout: null,
     };
   }
+}
+
+/**
+ * What reached the payees: Σ paid transfers + Σ (reversed transfers − what was reversed). Store
+ * `$sum`s of 2-dp amounts are off their exact cents by far less than half a cent: each is rounded
+ * half-up to the cent, then summed exactly.
+ */
+export function receivedTotal(sums: TransferStateSums[]): number {
+  return round2(sums.reduce((acc, s) => acc.plus(round2(s.amount)).minus(round2(s.reversed)), money(0)));
 }
 
 function vendorOf(scope: ShopScope): Types.ObjectId {

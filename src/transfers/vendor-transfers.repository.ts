@@ -48,11 +48,15 @@ export class VendorTransfersRepository extends TenantRepository<Transfer> {
     );
   }
 
-  /** Σ amount (and Σ reversedAmount) of the vendor's transfers in these states, per state and currency. */
+  /**
+   * Σ amount (and Σ reversedAmount) of the vendor's transfers (vendorId undefined: the shop's) in
+   * these states, optionally created in [from, to), per state and currency.
+   */
   async sums(
     scope: ShopScope,
-    vendorId: Types.ObjectId,
+    vendorId: Types.ObjectId | undefined,
     states: TransferState[],
+    created?: { from: Date; to: Date },
   ): Promise<TransferStateSums[]> {
     const groups = await this.model
       .aggregate<{
@@ -66,6 +70,7 @@ export class VendorTransfersRepository extends TenantRepository<Transfer> {
             vendorId,
             state: { $in: states },
             method: { $in: PAYOUT_METHOD_TYPES },
+            createdAt: created && { $gte: created.from, $lt: created.to },
           }),
         },
         {
