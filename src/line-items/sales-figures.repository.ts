@@ -32,9 +32,8 @@ export interface RefundGroup extends FigureSums {
   orderId: number;
 }
 
-// A sale row stored before refund rows existed has no `type` (null).
-const SALE = { $in: ['sale', null] };
-const EITHER = { $in: [true, false] };
+// Every equality is single-valued (see saleGroups). Sale rows are `type: 'sale'` (the schema's
+// default since refund rows exist); a sale row stored before then, without a type, is not counted.
 const SUMS = {
   salesAfterDiscount: { $sum: '$salesAfterDiscount' },
   payout: { $sum: '$payout' },
@@ -60,19 +59,37 @@ export class SalesFiguresRepository extends TenantRepository<LineItem> {
   /**
    * Sale rows by (vendor?, cancelled): distinct orders, lines and figure sums. `byVendor` false:
    * one group per cancellation over the scope (orders counted once even when several vendors share
-   * them).
+   * them). One command per cancellation value, sent together: each a single equality range of the
+   * index (an `$in` over both values is the same plan on MongoDB, but the development store scans
+   * the vendor's or shop's whole history for it: 3.3 s against 66 ms for a week of 60,000 rows).
    */
   async saleGroups(scope: ShopScope, range: DateRange, byVendor: boolean): Promise<SaleGroup[]> {
-    const v = byVendor ? { v: '$vendorId' } : {};
+    const parts = await Promise.all([false, true].map((c) => this.saleGroupsOf(scope, range, byVendor, c)));
+    return parts.flat();
+  }
+
+  private async saleGroupsOf(
+    scope: ShopScope,
+    range: DateRange,
+    byVendor: boolean,
+    cancelled: boolean,
+  ): Promise<SaleGroup[]> {
     const groups = await this.model
       .aggregate<
-        { _id: { v?: Types.ObjectId | null; c: boolean }; orders: number; lines: number } & FigureSums
+        { _id: { v?: Types.ObjectId | null; s?: Types.ObjectId }; orders: number; lines: number } & FigureSums
       >([
-        { $match: this.where(scope, { type: SALE, cancelled: EITHER }, range) },
-        { $group: { _id: { ...v, o: '$orderId', c: '$cancelled' }, lines: { $sum: 1 }, ...SUMS } },
+        { $match: this.where(scope, { type: 'sale', cancelled }, range) },
         {
           $group: {
-            _id: { ...(byVendor ? { v: '$_id.v' } : {}), c: '$_id.c' },
+            _id: { s: '$shopId', ...(byVendor ? { v: '$vendorId' } : {}), o: '$orderId' },
+            lines: { $sum: 1 },
+            ...SUMS,
+          },
+        },
+        {
+          $group: {
+            // without a vendor, one group: keyed by the shop (a field, not a constant, as the reports do)
+            _id: byVendor ? { v: '$_id.v' } : { s: '$_id.s' },
             orders: { $sum: 1 },
             lines: { $sum: '$lines' },
             // the first group's sums keep the row fields' names
@@ -83,7 +100,7 @@ export class SalesFiguresRepository extends TenantRepository<LineItem> {
       .exec();
     return groups.map((g) => ({
       vendorId: g._id.v ?? null,
-      cancelled: g._id.c === true,
+      cancelled,
       orders: g.orders,
       lines: g.lines,
       salesAfterDiscount: g.salesAfterDiscount,
@@ -96,7 +113,7 @@ export class SalesFiguresRepository extends TenantRepository<LineItem> {
   async linesByFulfillment(scope: ShopScope, range: DateRange): Promise<Map<string, number>> {
     const groups = await this.model
       .aggregate<{ _id: string; n: number }>([
-        { $match: this.where(scope, { type: SALE, cancelled: false }, range) },
+        { $match: this.where(scope, { type: 'sale', cancelled: false }, range) },
         { $group: { _id: '$fulfillmentStatus', n: { $sum: 1 } } },
       ])
       .exec();
@@ -107,7 +124,8 @@ export class SalesFiguresRepository extends TenantRepository<LineItem> {
   async refundGroups(scope: ShopScope, range: DateRange): Promise<RefundGroup[]> {
     const groups = await this.model
       .aggregate<{ _id: { v: Types.ObjectId | null; o: number } } & FigureSums>([
-        { $match: this.where(scope, { type: 'refund', cancelled: EITHER }, range) },
+        // refund rows are written `cancelled: false` (the order's cancellation is read from its sale rows)
+        { $match: this.where(scope, { type: 'refund', cancelled: false }, range) },
         { $group: { _id: { v: '$vendorId', o: '$orderId' }, ...SUMS } },
       ])
       .exec();
