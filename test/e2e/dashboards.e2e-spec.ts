@@ -2,6 +2,7 @@
 import { startApp, TestApp } from '../support/app';
 import { createVendor, vendorToken } from '../support/catalog';
 import { cents, divHalfUp, fmt } from '../support/cents';
+import { expectedFigures, type OracleRow } from '../support/dashboard-oracle';
 import { createMerchantKey, createShop, TestShop } from '../support/factory';
 import { seedOrder } from '../support/payout-fixtures';
 import { shopifyRefund } from '../support/refunds';
@@ -12,25 +13,12 @@ const DAY = 24 * 3600 * 1000;
 const at = (iso: string) => new Date(iso);
 const dayStr = (d: Date) => d.toISOString().slice(0, 10);
 
-/** The oracle's rows: BigInt cents, written from the inputs, independent of the app's money code. */
-interface Row {
-  vendor: string;
-  orderId: number;
-  type: 'sale' | 'refund';
-  date: Date;
-  cancelled: boolean;
-  fulfilled: boolean;
-  sad: bigint;
-  commission: bigint;
-  payout: bigint;
-}
-
 describe('dashboards: GET /dashboard (vendor), GET /v2/dashboard (shop) (e2e)', () => {
   let t: TestApp;
   let shop: TestShop;
   let other: TestShop;
   const vendors = new Map<string, { _id: string; rate: bigint; token?: string }>();
-  const rows: Row[] = [];
+  const rows: OracleRow[] = [];
   let merchantToken: string;
   let otherToken: string;
   const now = new Date();
@@ -162,35 +150,7 @@ describe('dashboards: GET /dashboard (vendor), GET /v2/dashboard (shop) (e2e)', 
   });
   afterAll(() => t.close());
 
-  /** The oracle's figures over [from, to) for one vendor (or every vendor). */
-  function expected(from: Date, to: Date, vendor?: string) {
-    const cancelledOrders = new Set(
-      rows.filter((r) => r.type === 'sale' && r.cancelled).map((r) => r.orderId),
-    );
-    const mine = rows.filter((r) => (!vendor || r.vendor === vendor) && r.date >= from && r.date < to);
-    const counted = mine.filter((r) => !cancelledOrders.has(r.orderId));
-    const sales = counted.filter((r) => r.type === 'sale');
-    const refunds = counted.filter((r) => r.type === 'refund');
-    const sum = (rs: Row[], f: (r: Row) => bigint) => rs.reduce((a, r) => a + f(r), 0n);
-    const orders = new Set(sales.map((r) => r.orderId)).size;
-    const gross = sum(sales, (r) => r.sad);
-    return {
-      netSales: fmt(gross + sum(refunds, (r) => r.sad)),
-      totalOrders: orders,
-      refunds: fmt(-sum(refunds, (r) => r.sad)),
-      earnings: fmt(sum(counted, (r) => r.payout)),
-      commission: fmt(sum(counted, (r) => r.commission)),
-      cancelledSales: fmt(
-        sum(
-          mine.filter((r) => r.type === 'sale' && r.cancelled),
-          (r) => r.sad,
-        ),
-      ),
-      avgOrderValue: orders ? fmt(divHalfUp(gross, BigInt(orders))) : '0.00',
-      lines: sales.length,
-      fulfilled: sales.filter((r) => r.fulfilled).length,
-    };
-  }
+  const expected = (from: Date, to: Date, vendor?: string) => expectedFigures(rows, from, to, vendor);
   const asCents = (n: number) => fmt(cents(String(n)));
   const dashboard = (q: string, token: string, path = '/dashboard') => t.api.get(`${path}${q}`, { token });
 
