@@ -19,6 +19,7 @@ import { MerchantKeysModule } from './merchant-keys/merchant-keys.module';
 import { OpsModule } from './ops/ops.module';
 import { OrdersModule } from './orders/orders.module';
 import { PayoutsModule } from './payouts/payouts.module';
+import { DashboardsModule } from './dashboards/dashboards.module';
 import { StatementsModule } from './statements/statements.module';
 import { ProcessorsModule } from './processors.module';
 import { ProductsModule } from './products/products.module';
@@ -58,6 +59,7 @@ export const FEATURE_MODULES = [
   IngestionModule,
   FulfillmentsModule,
   PayoutsModule,
+  DashboardsModule,
   StatementsModule,
   AdjustmentsModule,
   TransfersModule,

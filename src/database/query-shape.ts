@@ -52,6 +52,8 @@ const RANGE_OPS = new Set([
   '$type',
   '$not',
   '$regex',
+  // `$regex`'s flags (`i`): no operator of its own, part of the regex range
+  '$options',
   '$size',
   '$all',
   '$mod',

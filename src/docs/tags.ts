@@ -72,6 +72,12 @@ export const TAGS: TagObject[] = [
       'date, marked paid by one idempotent, resumable run.',
   },
   {
+    name: 'Dashboards',
+    description:
+      "A period's figures summed from the calculated line items: the vendor's sales, refunds and earnings " +
+      "(compared with the period before), and the shop's orders, revenue, commission, payouts and top vendors.",
+  },
+  {
     name: 'Payout adjustments',
     description:
       'Manual credits and debits for a vendor, paid in the first payout batch whose cut-off is on or ' +

@@ -248,6 +248,10 @@ LineItemSchema.index({
   _id: 1,
 });
 LineItemSchema.index({ shopId: 1, vendorId: 1, batchId: 1, inPayouts: 1 });
+// The dashboards (sales-figures.repository.ts): a vendor's or the shop's sale or refund rows in an
+// order-date range, grouped (no sort); cancelled sent as `$in` over both values when not narrowed.
+LineItemSchema.index({ shopId: 1, vendorId: 1, type: 1, cancelled: 1, orderCreatedAt: 1 });
+LineItemSchema.index({ shopId: 1, type: 1, cancelled: 1, orderCreatedAt: 1 });
 // The tally: a vendor's changed rows (few: in flight) by vendor and by the vendor they were counted
 // at, read in (mark, _id) order (a total order: database/store-ranges.ts), and the sweeper's look
 // across shops for rows a crash left changed but uncounted (a system query, like the audit outbox's).

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SalesFiguresRepository } from './sales-figures.repository';
 import { EventSinkModule } from '../event-port/event-sink';
 import { MongooseModule } from '@nestjs/mongoose';
 import { CommissionsModule } from '../commissions/commissions.module';
@@ -48,6 +49,7 @@ import { BalancesModule } from '../balances/balances.module';
   ],
   controllers: [LineItemsV1Controller],
   providers: [
+    SalesFiguresRepository,
     LineItemsRepository,
     PayoutRowsRepository,
     FulfillmentRowsRepository,
@@ -69,6 +71,7 @@ import { BalancesModule } from '../balances/balances.module';
     SystemLineItemsRepository,
   ],
   exports: [
+    SalesFiguresRepository,
     LineItemsRepository,
     PayoutRowsRepository,
     FulfillmentRowsRepository,

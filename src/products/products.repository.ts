@@ -5,7 +5,19 @@ import { Model, Types } from 'mongoose';
 import { ShopScope } from '../common/tenancy';
 import { TenantRepository } from '../database/tenant-repository';
 import { isDuplicateKeyError } from '../common/errors/duplicate-key';
-import { Product } from './product.schema';
+import { CursorRows, CursorWindow } from '../common/pagination';
+import { Product, ProductStatus } from './product.schema';
+
+/** The V2 list's filters. `vendorName` undefined = every vendor (shop token only). */
+export interface ProductListFilter {
+  vendorName?: string;
+  status?: ProductStatus;
+  /** Case-insensitive substring of the title. */
+  search?: string;
+}
+
+/** Regex metacharacters escaped: a search is a literal substring, never a pattern. */
+const literal = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export type ProductVersion = Omit<Product, '_id' | 'shopId' | 'deletedAt' | 'createdAt' | 'updatedAt'>;
 
@@ -74,4 +86,46 @@ export class ProductsRepository extends TenantRepository<Product> {
     if (items.length === 0 && page.offset === 0) return { total: 0, items };
     return { total: await this.countWhere(scope, filter), items };
   }
+
+  /**
+   * One V2 cursor window of live products, newest first by (platformCreatedAt, _id). Served by
+   * (shopId, [vendorName,] deletedAt, [status,] platformCreatedAt, _id, title): the title search is
+   * an index-key filter after the sort keys (no document is fetched to test it).
+   */
+  cursorList(scope: ShopScope, f: ProductListFilter, window: CursorWindow): Promise<CursorRows<Product>> {
+    return this.cursorPage<Product>(scope, productFilter(f), window, { timeField: 'platformCreatedAt' });
+  }
+
+  /** A live product by our `_id` (a platform id maps to it: productObjectId); null otherwise. */
+  async findLive(scope: ShopScope, _id: Types.ObjectId): Promise<Product | null> {
+    return this.model
+      .findOne(this.scoped(scope, { _id, deletedAt: null }))
+      .lean<Product>()
+      .exec();
+  }
+
+  /** Live products of one vendor name per status (one `$group` on the vendor's list index). */
+  async countByStatus(scope: ShopScope, vendorName: string): Promise<Map<string, number>> {
+    const groups = await this.model
+      .aggregate<{ _id: string; n: number }>([
+        { $match: this.scoped(scope, { vendorName, deletedAt: null }) },
+        { $group: { _id: '$status', n: { $sum: 1 } } },
+      ])
+      .exec();
+    return new Map(groups.map((g) => [g._id, g.n]));
+  }
+
+  /** Live products of the shop (the shop dashboard's productsCount). */
+  countLive(scope: ShopScope): Promise<number> {
+    return this.countWhere(scope, { deletedAt: null });
+  }
+}
+
+function productFilter(f: ProductListFilter): Record<string, unknown> {
+  return {
+    vendorName: f.vendorName,
+    deletedAt: null,
+    status: f.status,
+    title: f.search ? { $regex: literal(f.search), $options: 'i' } : undefined,
+  };
 }

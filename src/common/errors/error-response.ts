@@ -24,6 +24,12 @@ const V2_PREFIXES = [
   '/orders',
   '/payout-method',
   '/fulfillments',
+  '/products',
+  '/payouts',
+  '/dashboard',
+  '/settings',
+  '/documents',
+  '/vendors/me',
 ];
 
 /** v1 answers `{error}`; V2 (and the unprefixed merchant/vendor routes) answer the V2 envelope. */
