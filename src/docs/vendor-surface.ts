@@ -6,6 +6,7 @@ import { VENDOR_TAG_PREFIX } from './tags';
 /** The operator-side tag a vendor-only operation's tag maps to (none: `Vendor · <tag>` as is). */
 const VENDOR_TAG_OF: Record<string, string> = {
   Vendors: 'Profile',
+  Dashboards: 'Dashboard',
   Users: 'Authentication',
   'Merchant keys': 'Authentication',
   'Payout methods': 'Payouts',
