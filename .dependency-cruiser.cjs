@@ -35,6 +35,7 @@ const LAYERS = [
   'jobs',
   'vendors',
   'merchant-keys',
+  'vendor-keys',
   'users',
   'shops',
   // the port features publish events through (sink, catalogue, fan-out, pending-event marker)

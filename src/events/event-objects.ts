@@ -9,6 +9,7 @@ import { toLineItemResponse } from '../line-items/line-item.mapper';
 import { LineItemsRepository } from '../line-items/line-items.repository';
 import { UsersService } from '../users/users.service';
 import { VendorsService } from '../vendors/vendors.service';
+import { VendorApiKeysService } from '../vendor-keys/vendor-api-keys.service';
 import type { EventType } from '../event-port/event-catalogue';
 
 /**
@@ -24,6 +25,7 @@ export class EventObjects {
     private readonly users: UsersService,
     private readonly adjustments: PayoutAdjustmentsRepository,
     private readonly lineItems: LineItemsRepository,
+    private readonly vendorKeys: VendorApiKeysService,
   ) {}
 
   async render(scope: ShopScope, type: EventType, record: AuditRecord): Promise<Record<string, unknown>> {
@@ -35,6 +37,8 @@ export class EventObjects {
           return { ...(await this.vendors.get(scope, id)) };
         case 'user':
           return { ...(await this.users.get(scope, id)) };
+        case 'vendor_api_key':
+          return { ...(await this.vendorKeys.get(scope, id)) };
         case 'payout_adjustment': {
           const a = await this.adjustments.findById(scope, id);
           if (!a) throw new NotFoundError('Payout adjustment');

@@ -1,4 +1,5 @@
 import type { UserDto, UserListItemDto, V2UserDto } from './dto/user-response.dto';
+import { VENDOR_SCOPES } from '../common/auth/scopes';
 import type { UserRecord } from './user.schema';
 
 /** Field by field: whatever the document holds, a password hash can never reach a response. */
@@ -9,6 +10,8 @@ export function toUserResponse(u: UserRecord): UserDto {
     type: 'vendor',
     vendorId: String(u.vendorId),
     approved: u.approved !== false,
+    // Never set (a user from before permissions): every scope, as the per-request check reads it.
+    permissions: VENDOR_SCOPES.filter((s) => !u.permissions || u.permissions.includes(s)),
     shopId: String(u.shopId),
     invitationDate: isoOrNull(u.invitationDate),
     createdAt: iso(u.createdAt),

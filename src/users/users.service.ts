@@ -9,7 +9,13 @@ import { authConfig, AuthConfig } from '../config/configuration';
 import { vendorInvitation } from '../mail/invitation';
 import { MailService } from '../mail/mail.service';
 import { isDuplicateKeyError } from '../common/errors/duplicate-key';
-import { CreateUserDto, PatchUserDto, ReplaceUserCredentialsDto, UserListQueryDto } from './dto/user.dto';
+import { VENDOR_SCOPES, type VendorScope } from '../common/auth/scopes';
+import {
+  CreateUserV2Dto,
+  PatchUserDto,
+  ReplaceUserCredentialsDto,
+  UserListQueryDto,
+} from './dto/user.dto';
 import {
   DeletedUserDto,
   UserDto,
@@ -41,7 +47,7 @@ export class UsersService {
    * plaintext password, as the spec asks) is sent once the user exists; a failed send does not undo
    * the user: the answer says so and `invitationDate` stays null.
    */
-  async create(scope: ShopScope, dto: CreateUserDto, shopDomain: string): Promise<UserMessageDto> {
+  async create(scope: ShopScope, dto: CreateUserV2Dto, shopDomain: string): Promise<UserMessageDto> {
     const vendor = await this.vendorOf(scope, dto.vendorId);
     const _id = new Types.ObjectId();
     const stamp = this.audit.begin();
@@ -55,6 +61,7 @@ export class UsersService {
         email: dto.email,
         vendorId: vendor._id,
         approved: true,
+        ...(dto.permissions ? { permissions: inCatalogueOrder(dto.permissions) } : {}),
       },
     );
     let user: UserRecord;
@@ -67,6 +74,7 @@ export class UsersService {
           email: dto.email,
           passwordHash: await this.hasher.hash(dto.password),
           vendorActive: vendor.active,
+          ...(dto.permissions ? { permissions: inCatalogueOrder(dto.permissions) } : {}),
         },
         stamp,
         event,
@@ -93,7 +101,7 @@ export class UsersService {
     return { message: 'User created and invitation email sent', user: toUserResponse(invited ?? user) };
   }
 
-  async createV2(scope: ShopScope, dto: CreateUserDto, shopDomain: string): Promise<V2UserDto> {
+  async createV2(scope: ShopScope, dto: CreateUserV2Dto, shopDomain: string): Promise<V2UserDto> {
     const { user } = await this.create(scope, dto, shopDomain);
     return this.withVendorName(scope, user);
   }
@@ -197,6 +205,8 @@ export class UsersService {
     if (dto.email !== undefined && dto.email !== current.email) set.email = dto.email;
     if (dto.password !== undefined) set.passwordHash = await this.hasher.hash(dto.password);
     if (dto.approved !== undefined) set.approved = dto.approved;
+    // Permissions are read on every request of the user's tokens: no session needs to end.
+    if (dto.permissions !== undefined) set.permissions = inCatalogueOrder(dto.permissions);
     if (Object.keys(set).length === 0) return toUserResponse(current);
     const stamp = this.audit.begin();
     const before = auditView(current);
@@ -210,6 +220,7 @@ export class UsersService {
         ...before,
         ...(set.email !== undefined ? { email: set.email } : {}),
         ...(set.approved !== undefined ? { approved: set.approved } : {}),
+        ...(set.permissions !== undefined ? { permissions: set.permissions } : {}),
       },
       // A new password is recorded as a fact, never as a value.
       set.passwordHash !== undefined ? { after: { passwordChanged: true } } : undefined,
@@ -245,7 +256,17 @@ export class UsersService {
 
 /** What the audit trail compares of a user (never the password or its hash). */
 function auditView(u: UserRecord): Record<string, unknown> {
-  return { email: u.email, vendorId: u.vendorId, approved: u.approved !== false };
+  return {
+    email: u.email,
+    vendorId: u.vendorId,
+    approved: u.approved !== false,
+    permissions: u.permissions ?? [...VENDOR_SCOPES],
+  };
+}
+
+/** Scopes in the catalogue's order, each once (what is stored and shown). */
+function inCatalogueOrder(scopes: readonly string[]): VendorScope[] {
+  return VENDOR_SCOPES.filter((s) => scopes.includes(s));
 }
 
 function emailTaken(err: unknown, email: string): unknown {

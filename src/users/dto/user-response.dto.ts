@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { VENDOR_SCOPES, type VendorScope } from '../../common/auth/scopes';
 import { PageInfoDto } from '../../common/pagination';
 
 /** A vendor portal user as every endpoint returns it: never the password or its hash. */
@@ -13,6 +14,13 @@ export class UserDto {
   vendorId!: string;
   @ApiProperty({ description: 'Only approved users can sign in', example: true })
   approved!: boolean;
+  @ApiProperty({
+    type: [String],
+    enum: VENDOR_SCOPES,
+    description: 'The vendor scopes the user holds (users created before permissions existed: every scope)',
+    example: ['orders:read', 'fulfillments:write'],
+  })
+  permissions!: VendorScope[];
   @ApiProperty({ example: '6740b9f1c2a4e15b3c9d0a10' })
   shopId!: string;
   @ApiProperty({
