@@ -16,7 +16,15 @@ export interface ErrorResponse {
   unavailable?: boolean;
 }
 
-const V2_PREFIXES = ['/v2/', '/v2?', '/authenticate', '/refresh-token', '/orders', '/payout-method'];
+const V2_PREFIXES = [
+  '/v2/',
+  '/v2?',
+  '/authenticate',
+  '/refresh-token',
+  '/orders',
+  '/payout-method',
+  '/settings',
+];
 
 /** v1 answers `{error}`; V2 (and the unprefixed merchant/vendor routes) answer the V2 envelope. */
 export function generationOf(url: string): ApiGeneration {
