@@ -20,6 +20,10 @@ export const CREATE_DESCRIPTION =
   'live keys per vendor: one more answers 409 (revoke one first). Exchange it for a vendor token at ' +
   '`POST /authenticate`.';
 
+export const LIST_DESCRIPTION =
+  'Each key shows its non-secret `prefix`, scopes, status, who created it and when it was last used. ' +
+  'Another shop’s or an unknown vendor answers 404.';
+
 export const REVOKE_DESCRIPTION =
   'Soft revocation (`revokedAt`): every token minted from the key is refused from the next request on, and ' +
   'the key no longer signs in. Revoking a revoked key answers it unchanged.';

@@ -18,6 +18,7 @@ import {
   KEY_CAP_CONFLICT,
   KEY_EXAMPLE_ID,
   KEY_NOT_FOUND,
+  LIST_DESCRIPTION,
   REVOKE_DESCRIPTION,
   VENDOR_EXAMPLE_ID,
   VENDOR_NOT_FOUND,
@@ -55,6 +56,7 @@ export class VendorApiKeysV1Controller {
   @ApiOperation({
     operationId: 'listVendorApiKeys',
     summary: "A vendor's API keys (never their secrets), newest first, revoked ones included",
+    description: LIST_DESCRIPTION,
   })
   @ObjectIdParam('id', VENDOR_EXAMPLE_ID, 'Vendor id')
   @ApiOkResponse({ type: VendorApiKeyListDto })

@@ -22,6 +22,7 @@ import {
   KEY_CAP_CONFLICT,
   KEY_EXAMPLE_ID,
   KEY_NOT_FOUND,
+  LIST_DESCRIPTION,
   REVOKE_DESCRIPTION,
   VENDOR_EXAMPLE_ID,
   VENDOR_NOT_FOUND,
@@ -59,6 +60,7 @@ export class VendorApiKeysV2Controller {
   @ApiOperation({
     operationId: 'listVendorApiKeysV2',
     summary: "A vendor's API keys (never their secrets), newest first (cursor paging), revoked ones included",
+    description: LIST_DESCRIPTION,
   })
   @ObjectIdParam('id', VENDOR_EXAMPLE_ID, 'Vendor id')
   @ApiOkResponse({ type: VendorApiKeysPageEnvelopeDto })

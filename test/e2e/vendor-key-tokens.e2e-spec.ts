@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import { startApp, TestApp } from '../support/app';
 import { createMerchantKey, createShop, TestShop } from '../support/factory';
 import { vendorKeyToken } from '../support/vendor-keys';
