@@ -10,12 +10,7 @@ import { vendorInvitation } from '../mail/invitation';
 import { MailService } from '../mail/mail.service';
 import { isDuplicateKeyError } from '../common/errors/duplicate-key';
 import { VENDOR_SCOPES, type VendorScope } from '../common/auth/scopes';
-import {
-  CreateUserV2Dto,
-  PatchUserDto,
-  ReplaceUserCredentialsDto,
-  UserListQueryDto,
-} from './dto/user.dto';
+import { CreateUserV2Dto, PatchUserDto, ReplaceUserCredentialsDto, UserListQueryDto } from './dto/user.dto';
 import {
   DeletedUserDto,
   UserDto,

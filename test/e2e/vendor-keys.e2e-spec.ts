@@ -270,13 +270,11 @@ describe('vendor API keys: management (e2e)', () => {
     const refused = results.filter((r) => r.status !== 201);
     expect(refused.map((r) => r.status)).toEqual([409, 409, 409]);
     expect(refused[0].body.error).toMatch(/already has 25 live API keys/);
-    const live = await db
-      .collection('vendor_api_keys')
-      .countDocuments({
-        shopId: new Types.ObjectId(shop.shopId),
-        vendorId: new Types.ObjectId(vendorId),
-        revokedAt: null,
-      });
+    const live = await db.collection('vendor_api_keys').countDocuments({
+      shopId: new Types.ObjectId(shop.shopId),
+      vendorId: new Types.ObjectId(vendorId),
+      revokedAt: null,
+    });
     expect(live).toBe(25);
     const victim = results.find((r) => r.status === 201)!.body.id;
     expect(
