@@ -270,12 +270,14 @@ describe('vendor API keys: management (e2e)', () => {
     const refused = results.filter((r) => r.status !== 201);
     expect(refused.map((r) => r.status)).toEqual([409, 409, 409]);
     expect(refused[0].body.error).toMatch(/already has 25 live API keys/);
-    const live = await db.collection('vendor_api_keys').countDocuments({
-      shopId: new Types.ObjectId(shop.shopId),
-      vendorId: new Types.ObjectId(vendorId),
-      revokedAt: null,
-    });
-    expect(live).toBe(25);
+    // Read as the vendor's index serves it (shop, vendor, newest first); live ones counted here.
+    const stored = await db
+      .collection('vendor_api_keys')
+      .find({ shopId: new Types.ObjectId(shop.shopId), vendorId: new Types.ObjectId(vendorId) })
+      .sort({ createdAt: -1, _id: -1 })
+      .toArray();
+    expect(stored.filter((k) => k.revokedAt === null)).toHaveLength(25);
+    expect(stored).toHaveLength(25);
     const victim = results.find((r) => r.status === 201)!.body.id;
     expect(
       (await t.api.delete(`/v1/vendors/${vendorId}/api-keys/${victim}`, { token: shop.token })).status,
