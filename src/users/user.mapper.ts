@@ -10,8 +10,6 @@ export function toUserResponse(u: UserRecord): UserDto {
     type: 'vendor',
     vendorId: String(u.vendorId),
     approved: u.approved !== false,
-    // Never set (a user from before permissions): every scope, as the per-request check reads it.
-    permissions: VENDOR_SCOPES.filter((s) => !u.permissions || u.permissions.includes(s)),
     shopId: String(u.shopId),
     invitationDate: isoOrNull(u.invitationDate),
     createdAt: iso(u.createdAt),
@@ -20,8 +18,14 @@ export function toUserResponse(u: UserRecord): UserDto {
   };
 }
 
+/** V2 adds the vendor's name and the user's permissions (v1's shape stays the spec's). */
 export function toV2UserResponse(u: UserRecord, vendorName: string | null): V2UserDto {
-  return { ...toUserResponse(u), vendorName };
+  return {
+    ...toUserResponse(u),
+    vendorName,
+    // Never set (a user from before permissions): every scope, as the per-request check reads it.
+    permissions: VENDOR_SCOPES.filter((s) => !u.permissions || u.permissions.includes(s)),
+  };
 }
 
 export function toUserListItem(u: UserRecord, vendorName: string | null): UserListItemDto {

@@ -43,6 +43,19 @@ export class UsersService {
    * the user: the answer says so and `invitationDate` stays null.
    */
   async create(scope: ShopScope, dto: CreateUserV2Dto, shopDomain: string): Promise<UserMessageDto> {
+    const { message, user } = await this.createRecord(scope, dto, shopDomain);
+    return { message, user: toUserResponse(user) };
+  }
+
+  async createV2(scope: ShopScope, dto: CreateUserV2Dto, shopDomain: string): Promise<V2UserDto> {
+    return this.withVendorName(scope, (await this.createRecord(scope, dto, shopDomain)).user);
+  }
+
+  private async createRecord(
+    scope: ShopScope,
+    dto: CreateUserV2Dto,
+    shopDomain: string,
+  ): Promise<{ message: string; user: UserRecord }> {
     const vendor = await this.vendorOf(scope, dto.vendorId);
     const _id = new Types.ObjectId();
     const stamp = this.audit.begin();
@@ -78,7 +91,7 @@ export class UsersService {
       throw emailTaken(err, dto.email);
     }
     await this.audit.commit(scope, this.users.outbox, stamp, [event], 'all');
-    if (!dto.sendEmail) return { message: 'User created', user: toUserResponse(user) };
+    if (!dto.sendEmail) return { message: 'User created', user };
     const sent = await this.mail.send(
       vendorInvitation({
         shopDomain,
@@ -90,15 +103,10 @@ export class UsersService {
     if (!sent)
       return {
         message: 'User created, but the invitation email could not be sent',
-        user: toUserResponse(user),
+        user,
       };
     const invited = await this.users.update(scope, user._id, { invitationDate: this.clock.now() });
-    return { message: 'User created and invitation email sent', user: toUserResponse(invited ?? user) };
-  }
-
-  async createV2(scope: ShopScope, dto: CreateUserV2Dto, shopDomain: string): Promise<V2UserDto> {
-    const { user } = await this.create(scope, dto, shopDomain);
-    return this.withVendorName(scope, user);
+    return { message: 'User created and invitation email sent', user: invited ?? user };
   }
 
   /** v1 list, one page at a time (limit 1–250, default 100): a shop's users are not bounded. */
@@ -140,7 +148,7 @@ export class UsersService {
   }
 
   async getV2(scope: ShopScope, id: string): Promise<V2UserDto> {
-    return this.withVendorName(scope, await this.get(scope, id));
+    return this.withVendorName(scope, await this.getRecord(scope, id));
   }
 
   /** The users of each of these vendors (by vendor id), in one read. */
@@ -157,7 +165,7 @@ export class UsersService {
 
   /** v1 PUT: a new email and password together. */
   async replaceCredentials(scope: ShopScope, id: string, dto: ReplaceUserCredentialsDto): Promise<UserDto> {
-    return this.change(scope, id, dto);
+    return toUserResponse(await this.change(scope, id, dto));
   }
 
   async patch(scope: ShopScope, id: string, dto: PatchUserDto): Promise<V2UserDto> {
@@ -194,7 +202,7 @@ export class UsersService {
     return user;
   }
 
-  private async change(scope: ShopScope, id: string, dto: PatchUserDto): Promise<UserDto> {
+  private async change(scope: ShopScope, id: string, dto: PatchUserDto): Promise<UserRecord> {
     const current = await this.getRecord(scope, id);
     const set: Partial<User> = {};
     if (dto.email !== undefined && dto.email !== current.email) set.email = dto.email;
@@ -202,7 +210,7 @@ export class UsersService {
     if (dto.approved !== undefined) set.approved = dto.approved;
     // Permissions are read on every request of the user's tokens: no session needs to end.
     if (dto.permissions !== undefined) set.permissions = inCatalogueOrder(dto.permissions);
-    if (Object.keys(set).length === 0) return toUserResponse(current);
+    if (Object.keys(set).length === 0) return current;
     const stamp = this.audit.begin();
     const before = auditView(current);
     const event = this.audit.changed(
@@ -230,12 +238,12 @@ export class UsersService {
     }
     if (!updated) throw new NotFoundError('User');
     await this.audit.commit(scope, this.users.outbox, stamp, [event], [updated._id]);
-    return toUserResponse(updated);
+    return updated;
   }
 
-  private async withVendorName(scope: ShopScope, user: UserDto): Promise<V2UserDto> {
-    const names = await this.vendors.vendorNames(scope, [new Types.ObjectId(user.vendorId)]);
-    return { ...user, vendorName: names.get(user.vendorId) ?? null };
+  private async withVendorName(scope: ShopScope, user: UserRecord): Promise<V2UserDto> {
+    const names = await this.vendors.vendorNames(scope, [user.vendorId]);
+    return toV2UserResponse(user, names.get(String(user.vendorId)) ?? null);
   }
 
   /** A vendor id given in a body: unknown or another shop's → 422, not 404. */

@@ -14,13 +14,6 @@ export class UserDto {
   vendorId!: string;
   @ApiProperty({ description: 'Only approved users can sign in', example: true })
   approved!: boolean;
-  @ApiProperty({
-    type: [String],
-    enum: VENDOR_SCOPES,
-    description: 'The vendor scopes the user holds (users created before permissions existed: every scope)',
-    example: ['orders:read', 'fulfillments:write'],
-  })
-  permissions!: VendorScope[];
   @ApiProperty({ example: '6740b9f1c2a4e15b3c9d0a10' })
   shopId!: string;
   @ApiProperty({
@@ -88,6 +81,13 @@ export class UserListDto {
 export class V2UserDto extends UserDto {
   @ApiProperty({ type: String, nullable: true, example: 'acme apparel' })
   vendorName!: string | null;
+  @ApiProperty({
+    type: [String],
+    enum: VENDOR_SCOPES,
+    description: 'The vendor scopes the user holds (users created before permissions existed: every scope)',
+    example: ['orders:read', 'fulfillments:write'],
+  })
+  permissions!: VendorScope[];
 }
 
 export class UserEnvelopeDto {
