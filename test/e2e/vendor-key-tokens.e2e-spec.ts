@@ -1,4 +1,5 @@
 import { startApp, TestApp } from '../support/app';
+import { measured } from '../support/db-cost';
 import { createMerchantKey, createShop, TestShop } from '../support/factory';
 import { vendorKeyToken } from '../support/vendor-keys';
 
@@ -27,6 +28,7 @@ describe('vendor API keys: tokens, scopes and permissions (e2e)', () => {
     merchant = (await createMerchantKey(t, shop)).token;
   });
   afterAll(() => t.close());
+  afterEach(() => t.clock.reset());
 
   it('POST /authenticate with a vk_live_ key → a 24 h vendor token naming its key, with permissions, mode and vendor', async () => {
     const vendorId = await vendor();
@@ -87,6 +89,23 @@ describe('vendor API keys: tokens, scopes and permissions (e2e)', () => {
     }
     // The orders:read key still reaches its orders.
     expect((await t.api.get('/orders', { token: without.token })).status).toBe(200);
+  });
+
+  it('the per-request check of a key token is one read, and lastUsedAt is written at most hourly', async () => {
+    const vendorId = await vendor();
+    const k = await vendorKeyToken(t, shop, vendorId, ['payouts:read']);
+    const first = await measured(t, 'GET', '/v2/balance', undefined, { token: k.token });
+    expect(first.res.status).toBe(200);
+    expect(first.cost.authCommands).toBe(1);
+    // An hour on, the first request also records use (one conditional write); the next does not.
+    t.clock.advance(61 * 60 * 1000);
+    const movedAt = t.clock.now().getTime();
+    const later = await measured(t, 'GET', '/v2/balance', undefined, { token: k.token });
+    expect(later.cost.authCommands).toBe(2);
+    const next = await measured(t, 'GET', '/v2/balance', undefined, { token: k.token });
+    expect(next.cost.authCommands).toBe(1);
+    const listed = await t.api.get(`/v1/vendors/${vendorId}/api-keys`, { token: shop.token });
+    expect(Date.parse(listed.body.apiKeys[0].lastUsedAt)).toBeGreaterThanOrEqual(movedAt - 1000);
   });
 
   it('a revoked key’s token is refused (401) from the next request on, and the key no longer signs in', async () => {
