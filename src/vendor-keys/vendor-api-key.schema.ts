@@ -61,8 +61,9 @@ VendorApiKeySchema.plugin(auditOutboxPlugin);
 VendorApiKeySchema.index({ shopId: 1, vendorId: 1, createdAt: -1, _id: -1 });
 
 /**
- * The live-key counter of one vendor: the 25-key cap is a conditional `$inc` on this one document
- * (race-safe without transactions); a key's creation takes a place, its revocation gives it back.
+ * The live keys of one vendor: the 25-key cap is a conditional `$addToSet` of the new key's id on
+ * this one document (race-safe without transactions, and a repeated command takes no second
+ * place); a key's creation takes a place, its revocation gives it back (`$pull`).
  */
 @Schema({ collection: 'vendor_api_key_quotas' })
 export class VendorApiKeyQuota {
@@ -74,8 +75,8 @@ export class VendorApiKeyQuota {
   @Prop({ type: Types.ObjectId, required: true })
   vendorId!: Types.ObjectId;
 
-  @Prop({ type: Number, default: 0 })
-  live!: number;
+  @Prop({ type: [Types.ObjectId], default: [] })
+  keyIds!: Types.ObjectId[];
 }
 
 export const VendorApiKeyQuotaSchema = SchemaFactory.createForClass(VendorApiKeyQuota);

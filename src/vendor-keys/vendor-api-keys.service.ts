@@ -51,8 +51,9 @@ export class VendorApiKeysService {
 
   /**
    * A new key of the vendor, shown once. `allowed`: the scopes the creator may grant (a portal
-   * user's permissions; undefined = every scope). The cap is a place taken on the vendor's counter
-   * before the insert (a conditional `$inc`): a 26th live key → 409 however many requests race.
+   * user's permissions; undefined = every scope). The cap is a place taken for the key on the
+   * vendor's quota document before the insert (a conditional `$addToSet`): a 26th live key → 409
+   * however many requests race.
    */
   async create(
     scope: ShopScope,
@@ -69,8 +70,8 @@ export class VendorApiKeysService {
       });
     }
     const vscope = shopScope(scope.shopId, String(vendor._id));
-    if (!(await this.quotas.take(vscope, MAX_LIVE_VENDOR_KEYS))) throw keyCapReached();
     const _id = new Types.ObjectId();
+    if (!(await this.quotas.take(vscope, _id, MAX_LIVE_VENDOR_KEYS))) throw keyCapReached();
     const { lookupId, secret, key } = mintVendorKey(scope.shopId);
     const scopes = normaliseScopes(dto.scopes);
     const name = dto.name ?? null;
@@ -99,7 +100,7 @@ export class VendorApiKeysService {
         event,
       );
     } catch (err) {
-      await this.quotas.release(vscope);
+      await this.quotas.release(vscope, _id);
       throw err;
     }
     await this.audit.commit(scope, this.keys.outbox, stamp, [event], 'all');
@@ -152,7 +153,7 @@ export class VendorApiKeysService {
     const { key, revokedNow } = await this.keys.revoke(vscope, current._id, at, stamp, event);
     if (!key) throw new NotFoundError('Vendor API key');
     if (revokedNow) {
-      await this.quotas.release(vscope);
+      await this.quotas.release(vscope, key._id);
       await this.audit.commit(scope, this.keys.outbox, stamp, [event], [key._id]);
     }
     return { message: 'Vendor API key revoked', apiKey: toVendorApiKeyResponse(key) };
@@ -184,13 +185,21 @@ export class VendorApiKeysService {
     return toVendorApiKeyResponse(key);
   }
 
-  /** Sign-in with a raw key: the key when it is genuine, not revoked and its vendor active; else 401. */
+  /**
+   * Sign-in with a raw key: the key when it is genuine, not revoked and its vendor active; else 401.
+   * The vendor itself is read too (sign-in only): a key created while its vendor was being
+   * deactivated may carry a stale copy of the flag, and must not mint a token.
+   */
   async verifyKey(rawKey: string): Promise<VerifiedVendorKey> {
     const parsed = parseVendorKey(rawKey);
     if (!parsed) throw new UnauthorizedError(REFUSED);
-    const record = await this.keys.findByLookupId(shopScope(parsed.shopId), parsed.lookupId);
+    const scope = shopScope(parsed.shopId);
+    const record = await this.keys.findByLookupId(scope, parsed.lookupId);
     const genuine = record !== null && sameDigest(record.secretHash, sha256Hex(parsed.secret));
     if (!genuine || record.revokedAt || record.vendorActive === false) throw new UnauthorizedError(REFUSED);
+    const vendor = await this.vendors.findVendor(scope, String(record.vendorId));
+    // Refused, not repaired: a repair racing a reactivation could disable the keys of an active vendor.
+    if (!vendor?.active) throw new UnauthorizedError(REFUSED);
     const now = this.clock.now();
     await this.keys.touch(shopScope(parsed.shopId), String(record._id), record.lastUsedAt ?? null, now);
     return {
