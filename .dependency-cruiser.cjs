@@ -36,6 +36,7 @@ const LAYERS = [
   'jobs',
   'vendors',
   'merchant-keys',
+  'vendor-keys',
   'users',
   'shops',
   // the port features publish events through (sink, catalogue, fan-out, pending-event marker)

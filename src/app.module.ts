@@ -16,6 +16,7 @@ import { IngestionModule } from './ingestion/ingestion.module';
 import { JobsModule } from './jobs/jobs.module';
 import { LineItemsModule } from './line-items/line-items.module';
 import { MerchantKeysModule } from './merchant-keys/merchant-keys.module';
+import { VendorApiKeysModule } from './vendor-keys/vendor-api-keys.module';
 import { OpsModule } from './ops/ops.module';
 import { OrdersModule } from './orders/orders.module';
 import { PayoutsModule } from './payouts/payouts.module';
@@ -49,6 +50,7 @@ export const FEATURE_MODULES = [
   AuthModule,
   ShopsModule,
   MerchantKeysModule,
+  VendorApiKeysModule,
   VendorsModule,
   UserVendorsModule,
   UsersModule,

@@ -57,6 +57,19 @@ export const EVENT_CATALOGUE = {
     emitted: true,
     merchant: true,
   },
+  'vendor_api_key.created': {
+    description:
+      'A vendor API key was created (by the shop, a merchant token or a portal user); never its secret.',
+    object: 'VendorApiKeyDto',
+    emitted: true,
+    merchant: true,
+  },
+  'vendor_api_key.revoked': {
+    description: 'A vendor API key was revoked: its tokens are refused from then on.',
+    object: 'VendorApiKeyDto',
+    emitted: true,
+    merchant: true,
+  },
   'order.received': {
     description:
       'An order arrived from the store platform: once per order, on its first ingestion (whichever payload brought it), with the vendors on it.',
@@ -229,6 +242,10 @@ export function fromAudit(record: Pick<AuditRecord, 'action' | 'after'>): EventT
       return 'user.updated';
     case 'user.delete':
       return 'user.deleted';
+    case 'vendor_api_key.create':
+      return 'vendor_api_key.created';
+    case 'vendor_api_key.revoke':
+      return 'vendor_api_key.revoked';
     case 'line_item.fulfill':
       return 'fulfillment.created';
     case 'line_item.fulfillment.update':

@@ -10,6 +10,7 @@ import { toLineItemResponse } from '../line-items/line-item.mapper';
 import { LineItemsRepository } from '../line-items/line-items.repository';
 import { UsersService } from '../users/users.service';
 import { VendorsService } from '../vendors/vendors.service';
+import { VendorApiKeysService } from '../vendor-keys/vendor-api-keys.service';
 import type { EventType } from '../event-port/event-catalogue';
 
 /**
@@ -26,6 +27,7 @@ export class EventObjects {
     private readonly adjustments: PayoutAdjustmentsRepository,
     private readonly lineItems: LineItemsRepository,
     private readonly rules: CommissionRulesService,
+    private readonly vendorKeys: VendorApiKeysService,
   ) {}
 
   /**
@@ -69,6 +71,8 @@ export class EventObjects {
           return { ...(await this.vendors.get(scope, id)) };
         case 'user':
           return { ...(await this.users.get(scope, id)) };
+        case 'vendor_api_key':
+          return { ...(await this.vendorKeys.get(scope, id)) };
         case 'payout_adjustment': {
           const a = await this.adjustments.findById(scope, id);
           if (!a) throw new NotFoundError('Payout adjustment');

@@ -5,6 +5,7 @@ import { CommissionsModule } from '../commissions/commissions.module';
 import { TokenCipher } from '../fulfillments/platform/token-cipher';
 import { UsersModule } from '../users/users.module';
 import { VendorsModule } from '../vendors/vendors.module';
+import { VendorApiKeysModule } from '../vendor-keys/vendor-api-keys.module';
 import { EndpointNarrowing } from './endpoint-narrowing.service';
 import { EndpointSecrets } from './endpoint-secrets';
 import { EndpointSecretsRotation } from './endpoint-secrets-rotation.service';
@@ -44,6 +45,7 @@ import { WebhookTargets } from './webhook-targets';
     ]),
     VendorsModule,
     UsersModule,
+    VendorApiKeysModule,
     AdjustmentsModule,
     LineItemsModule,
     CommissionsModule,
