@@ -200,9 +200,15 @@ describe('vendor tax profiles (e2e)', () => {
     expect(res.status).toBe(422);
     expect(res.body).toEqual({ error: expect.any(String) });
     expect((await v1(a)).body).toEqual(before);
-    const v2 = await t.api.put('/v2/vendors/me/tax-profile', body, { token: tokenA });
-    expect(v2.status).toBe(422);
-    expect(v2.body.error.code).toBe('VALIDATION_ERROR');
+    for (const path of ['/vendors/me/tax-profile', '/v2/vendors/me/tax-profile']) {
+      const own = await t.api.put(path, body, { token: tokenA });
+      expect(own.status).toBe(422);
+      expect(own.body).toEqual({
+        success: false,
+        error: expect.objectContaining({ code: 'VALIDATION_ERROR' }),
+      });
+    }
+    expect((await v1(a)).body).toEqual(before);
   });
 
   it('another shop’s vendor, an unknown or a malformed id → 404, and writes nothing', async () => {

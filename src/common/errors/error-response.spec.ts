@@ -15,6 +15,7 @@ describe('generationOf', () => {
     ['/refresh-token', 'v2'],
     ['/orders?first=1', 'v2'],
     ['/payout-method', 'v2'],
+    ['/vendors/me/tax-profile', 'v2'],
     ['/webhooks/stripe', 'v1'],
   ])('%s is %s', (url, gen) => expect(generationOf(url)).toBe(gen));
 });

@@ -16,7 +16,16 @@ export interface ErrorResponse {
   unavailable?: boolean;
 }
 
-const V2_PREFIXES = ['/v2/', '/v2?', '/authenticate', '/refresh-token', '/orders', '/payout-method'];
+const V2_PREFIXES = [
+  '/v2/',
+  '/v2?',
+  '/authenticate',
+  '/refresh-token',
+  '/orders',
+  '/payout-method',
+  // the vendor's own resources on the vendor surface (DESIGN §12, §14: /vendors/me/tax-profile)
+  '/vendors/me/',
+];
 
 /** v1 answers `{error}`; V2 (and the unprefixed merchant/vendor routes) answer the V2 envelope. */
 export function generationOf(url: string): ApiGeneration {
