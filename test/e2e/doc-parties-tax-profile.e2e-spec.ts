@@ -3,6 +3,7 @@ import { getModelToken } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { VendorTaxProfile } from '../../src/tax-profiles/tax-profile.schema';
 import { startApp, TestApp } from '../support/app';
+import { measured } from '../support/db-cost';
 import { createVendor, vendorToken } from '../support/catalog';
 import { createMerchantKey, createShop, TestMerchantKey, TestShop } from '../support/factory';
 import { HOUR } from '../support/test-clock';
@@ -231,5 +232,22 @@ describe('vendor tax profiles (e2e)', () => {
       expect((await t.api.put('/v2/vendors/me/tax-profile', {}, { token })).status).toBe(403);
     }
     expect((await t.api.get('/vendors/me/tax-profile')).status).toBe(401);
+  });
+
+  it('costs few database commands: a read 2 (vendor, profile), a write 5 (vendor, profile, the write, the audit relay)', async () => {
+    const read = await measured(t, 'GET', `/v1/vendors/${b}/tax-profile`, undefined, { token: shop.token });
+    expect(read.res.status).toBe(200);
+    expect(read.commands).toBeLessThanOrEqual(2);
+    const write = await measured(
+      t,
+      'PUT',
+      `/v1/vendors/${b}/tax-profile`,
+      { legalName: 'B Ltd' },
+      { token: shop.token },
+    );
+    expect(write.res.status).toBe(200);
+    // vendor, profile, the conditional write with its audit event, and relaying the event (audit phase)
+    expect(write.commands).toBeLessThanOrEqual(5);
+    expect(read.documents + write.documents).toBeLessThanOrEqual(6);
   });
 });
