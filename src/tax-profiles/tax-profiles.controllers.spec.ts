@@ -15,7 +15,7 @@ describe('OwnTaxProfileController scopes', () => {
     userId: '6740c1a2e4b0f15b3c9d0a31',
     permissions: [],
   };
-  const ctx = (handler: () => unknown) =>
+  const ctx = (handler: (...args: never[]) => unknown) =>
     ({
       getHandler: () => handler,
       getClass: () => OwnTaxProfileController,
