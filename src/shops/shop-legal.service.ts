@@ -101,7 +101,8 @@ export class ShopLegalService {
       { type: 'shop', id: scope.shopId },
       { legal: before },
       { legal: after },
-      replaced ? { after: { legal: { taxIdReplaced: true } } } : undefined,
+      // beside `legal`, not in it: the extra is merged shallowly and must not replace the diff
+      replaced ? { after: { taxIdReplaced: true } } : undefined,
     );
     const saved = await this.repository.set(scope.shopId, set, expect, stamp, event);
     if (!saved) {

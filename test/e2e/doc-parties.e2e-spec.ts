@@ -94,7 +94,8 @@ describe('GET/PUT /v1/shop/legal (e2e)', () => {
   });
 
   it('audits each change with the tax id as a masked tail', async () => {
-    await put({ taxId: 'XX-9999-0042' }); // same last 4: still a change the trail shows
+    // same last 4 (still a change the trail shows), with another field beside it
+    await put({ taxId: 'XX-9999-0042', legalName: 'Example Marketplace AG' });
     const res = await t.api.get('/v1/audit-events?limit=250&action=shop.legal.update', { token: shop.token });
     expect(res.status).toBe(200);
     const events = res.body.events as any[];
@@ -105,7 +106,8 @@ describe('GET/PUT /v1/shop/legal (e2e)', () => {
     expect(first.resource).toEqual({ type: 'shop', id: shop.shopId });
     expect(first.before.legal.taxId).toBeNull();
     expect(first.after.legal).toMatchObject({ taxId: '•••• 0042', legalName: 'Example Marketplace GmbH' });
-    expect(events[0].after.legal).toEqual({ taxIdReplaced: true });
+    expect(events[0].after).toEqual({ legal: { legalName: 'Example Marketplace AG' }, taxIdReplaced: true });
+    expect(events[0].before).toEqual({ legal: { legalName: 'Example Marketplace GmbH' } });
     expect((await get()).body.legal.taxIdLast4).toBe('0042');
   });
 
