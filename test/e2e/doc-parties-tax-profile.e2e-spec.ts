@@ -114,7 +114,12 @@ describe('vendor tax profiles (e2e)', () => {
       before: null,
       after: { taxId: '•••• 7890', dateOfBirth: '[sealed]', legalName: 'Jane Example' },
     });
-    expect(JSON.stringify(await audit(a))).not.toMatch(/123456|1984/);
+    // a new tax id behind the same mask and a new date of birth: changes the trail shows, without values
+    expect((await v1(a, { taxId: 'ZZ-999999-7890', dateOfBirth: '1985-01-01' })).status).toBe(200);
+    const [replaced] = await audit(a);
+    expect(replaced.before).toEqual({});
+    expect(replaced.after).toEqual({ taxIdReplaced: true, dateOfBirthReplaced: true });
+    expect(JSON.stringify(await audit(a))).not.toMatch(/123456|999999|1984|1985/);
   });
 
   it('the vendor reads and changes its own profile at /vendors/me and /v2/vendors/me, never another’s', async () => {
