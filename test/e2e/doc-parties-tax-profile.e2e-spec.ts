@@ -189,6 +189,13 @@ describe('vendor tax profiles (e2e)', () => {
     const individual = await v1(a, { entityType: 'individual' });
     expect(individual.body.completeness).toEqual({ complete: false, missing: ['dateOfBirth'] });
     expect((await v1(a, { taxId: null })).body.completeness.missing).toEqual(['taxId', 'dateOfBirth']);
+    const unknown = await v1(a, { entityType: null });
+    expect(unknown.status).toBe(200);
+    expect(unknown.body).toMatchObject({ entityType: null, dateOfBirthProvided: false });
+    expect(unknown.body.completeness.missing).toEqual(['entityType', 'taxId']);
+    expect((await v1(a, { entityType: 'individual', taxId: TAX_ID })).body.completeness.missing).toEqual([
+      'dateOfBirth',
+    ]);
   });
 
   it.each<[string, unknown]>([
