@@ -34,6 +34,8 @@ const LAYERS = [
   'products',
   'auth',
   'jobs',
+  // DESIGN §14: vendor tax profiles, read by documents, the seller tax report and payout eligibility above
+  'tax-profiles',
   'vendors',
   'merchant-keys',
   'vendor-keys',

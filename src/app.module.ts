@@ -28,6 +28,7 @@ import { QueuesModule } from './queues/queues.module';
 import { RedisModule } from './redis/redis.module';
 import { RateLimitsModule } from './common/rate-limits/rate-limits.module';
 import { ShopsModule } from './shops/shops.module';
+import { TaxProfilesModule } from './tax-profiles/tax-profiles.module';
 import { TransfersModule } from './transfers/transfers.module';
 import { UsersModule } from './users/users.module';
 import { UserVendorsModule } from './vendors/user-vendors.module';
@@ -53,6 +54,7 @@ export const FEATURE_MODULES = [
   VendorApiKeysModule,
   VendorsModule,
   UserVendorsModule,
+  TaxProfilesModule,
   UsersModule,
   CommissionsModule,
   LineItemsModule,

@@ -26,6 +26,8 @@ export const AUDIT_ACTIONS = [
   'vendor.address.update',
   'vendor.profile.update',
   'vendor.deactivate',
+  // DESIGN §14: the vendor's tax profile (tax id and date of birth masked in the snapshots)
+  'vendor.tax_profile.update',
   'user.create',
   'user.update',
   'user.delete',
@@ -34,6 +36,8 @@ export const AUDIT_ACTIONS = [
   'shop.settings.update',
   'shop.profile.update',
   'shop.platform.update',
+  // DESIGN §14: the shop's legal settings (its tax id masked in the snapshots)
+  'shop.legal.update',
   'line_item.update',
   'line_item.fulfill',
   'line_item.fulfillment.update',

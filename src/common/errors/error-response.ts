@@ -29,7 +29,8 @@ const V2_PREFIXES = [
   '/dashboard',
   '/settings',
   '/documents',
-  '/vendors/me',
+  // the vendor's own resources on the vendor surface (DESIGN §12, §14: /vendors/me/tax-profile)
+  '/vendors/me/',
 ];
 
 /** v1 answers `{error}`; V2 (and the unprefixed merchant/vendor routes) answer the V2 envelope. */
