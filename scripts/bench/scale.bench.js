@@ -14,6 +14,7 @@
 //   - the API's peak RSS                                                              target < 300 MB
 // The floors and the round-trip table come from a second server on BENCH_PORT+1 started with
 // DB_COMMAND_CAPTURE_DIR (capture stays off while latencies are measured).
+// Then issue 30's vendor-surface targets (vendor-surface.js) on the same data.
 // BENCH_SCALE_RULES=on|both seeds commission rules before ingestion (rules.js); `both` reports the
 // ingestion of the shops with and without rules side by side.
 const { mkdtempSync, readdirSync, readFileSync, rmSync } = require('node:fs');
@@ -25,6 +26,7 @@ const { EJSON } = BSON;
 const harness = require('./harness');
 const { shopifyOrder, sendWebhook, pool, drained } = require('./shopify');
 const rules = require('./rules');
+const vendorSurface = require('./vendor-surface');
 
 const SHOPS = Number(process.env.BENCH_SCALE_SHOPS || 10);
 const ORDERS = Number(process.env.BENCH_SCALE_ORDERS || 20000);
@@ -306,6 +308,23 @@ module.exports = async function scale(server) {
     }
   } finally {
     await client.close();
+  }
+  // 7. Issue 30's vendor-surface targets on the same data (shop 1's first vendor, signed in as a portal user).
+  progress('vendor surface: order detail, counts, dashboards, 100-line fulfilments');
+  const vclient = new MongoClient(process.env.MONGODB_URI);
+  await vclient.connect();
+  try {
+    const v = await vendorSurface({
+      base,
+      call,
+      shop: { ...probe, vendorId: probe.vendors[0]._id },
+      orderId: idBase + probe.n * 1_000_000 + 7,
+      db: vclient.db(),
+    });
+    rows.push(...v.rows);
+    verdicts.push(...v.verdicts);
+  } finally {
+    await vclient.close();
   }
   const rss = harness.rssMb(server.pid);
 
