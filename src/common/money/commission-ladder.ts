@@ -283,5 +283,13 @@ function termsRate(source: 'sku' | 'vendor', t: LadderTerms): CommissionRate | n
 }
 
 function none(level: LadderLevel, reason: LadderReason): LadderCandidate {
-  return { level, matched: false, reason, detail: DETAIL[reason], ruleId: null, ruleScope: null, terms: null };
+  return {
+    level,
+    matched: false,
+    reason,
+    detail: DETAIL[reason],
+    ruleId: null,
+    ruleScope: null,
+    terms: null,
+  };
 }
