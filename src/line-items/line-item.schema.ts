@@ -2,6 +2,7 @@ import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { RowTally } from '../balances/vendor-balance.schema';
 import { Schema as MongooseSchema, Types } from 'mongoose';
 import { auditOutboxPlugin } from '../audit/audit-outbox';
+import type { CommissionRuleRef } from '../common/money';
 
 export const PAYOUT_STATUSES = ['unpaid', 'partial', 'paid'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
@@ -115,6 +116,8 @@ export class LineItem {
   @Prop({ type: Number, default: 0 }) shipping!: number;
   @Prop({ type: Number, default: 0 }) commission!: number;
   @Prop({ type: String, default: null }) commissionPlan!: string | null;
+  /** The commission rule the commission came from (DESIGN §13); null: SKU record, vendor or none. */
+  @Prop({ type: MongooseSchema.Types.Mixed, default: null }) commissionRule!: CommissionRuleRef | null;
   @Prop({ type: Number, default: 0 }) costOfItem!: number;
   @Prop({ type: Number, default: 0 }) taxOnCommissions!: number;
   @Prop({ type: Number, default: 0 }) tcs!: number;

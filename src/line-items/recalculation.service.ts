@@ -184,6 +184,7 @@ export class RecalculationService {
       vendorNames: live.map((l) => l.vendorName),
       vendorIds: live.map((l) => l.vendorId),
       skus: live.map((l) => l.sku),
+      productIds: live.map((l) => l.productId),
     });
     const writes: GuardedSet[] = [];
     for (const l of live) {
@@ -192,6 +193,7 @@ export class RecalculationService {
         vendorId: vendor?._id ?? null,
         commission: f.commission,
         commissionPlan: f.commissionPlan,
+        commissionRule: f.commissionRule,
         costOfItem: f.costOfItem,
         taxOnCommissions: f.taxOnCommissions,
         tcs: f.tcs,

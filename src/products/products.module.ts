@@ -10,6 +10,6 @@ import { ProductsV1Controller } from './products.v1.controller';
   imports: [MongooseModule.forFeature([{ name: Product.name, schema: ProductSchema }]), VendorsModule],
   controllers: [ProductsV1Controller],
   providers: [ProductsRepository, ProductsService],
-  exports: [ProductsService],
+  exports: [ProductsService, ProductsRepository],
 })
 export class ProductsModule {}

@@ -4,6 +4,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ShopScope } from '../common/tenancy';
 import { TenantRepository } from '../database/tenant-repository';
+import type { UnionPart } from '../database/read-together';
 import { isDuplicateKeyError } from '../common/errors/duplicate-key';
 import { Product } from './product.schema';
 
@@ -37,6 +38,16 @@ export class ProductsRepository extends TenantRepository<Product> {
       )
       .exec();
     return res.matchedCount > 0 ? 'updated' : 'stale';
+  }
+
+  /**
+   * The stored type of these products, as a part of a combined read (the pricing read: the ladder's
+   * product-type level). By `_id`, which is derived from (shop, productId): the unique index serves it.
+   */
+  typesPart(tag: string, scope: ShopScope, productIds: string[]): UnionPart | null {
+    if (productIds.length === 0) return null;
+    const ids = productIds.map((p) => productObjectId(scope.shopId, p));
+    return this.readPart(tag, scope, { _id: { $in: ids } }, { _id: 0, productId: 1, productType: 1 });
   }
 
   /** Tombstones the product (also when it was never seen, so a late create cannot revive it). */
