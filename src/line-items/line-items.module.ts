@@ -3,6 +3,7 @@ import { EventSinkModule } from '../event-port/event-sink';
 import { MongooseModule } from '@nestjs/mongoose';
 import { CommissionsModule } from '../commissions/commissions.module';
 import { JobsModule } from '../jobs/jobs.module';
+import { ProductsModule } from '../products/products.module';
 import { OrdersDataModule } from '../order-data/orders-data.module';
 import { ShopsModule } from '../shops/shops.module';
 import { VendorsModule } from '../vendors/vendors.module';
@@ -40,6 +41,7 @@ import { BalancesModule } from '../balances/balances.module';
     ShopsModule,
     VendorsModule,
     CommissionsModule,
+    ProductsModule,
     JobsModule,
     EventSinkModule,
     BalancesModule,
