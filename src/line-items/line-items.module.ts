@@ -18,6 +18,8 @@ import { PayoutRowsRepository } from './payout-rows.repository';
 import { FulfillmentRowsRepository } from './fulfillment-rows.repository';
 import { LineItemTallyRepository } from './line-item-tally.repository';
 import { LineItemsV1Controller } from './line-items.v1.controller';
+import { CommissionExplainService } from './commission-explain.service';
+import { CommissionExplainV1Controller } from './commission-explain.v1.controller';
 import { OrderIngestionService } from './order-ingestion.service';
 import { OrderSummaryRefresher } from './order-summary.refresher';
 import { PlatformFulfillmentsService } from './platform-fulfillments.service';
@@ -46,7 +48,7 @@ import { BalancesModule } from '../balances/balances.module';
     EventSinkModule,
     BalancesModule,
   ],
-  controllers: [LineItemsV1Controller],
+  controllers: [LineItemsV1Controller, CommissionExplainV1Controller],
   providers: [
     LineItemsRepository,
     PayoutRowsRepository,
@@ -55,6 +57,7 @@ import { BalancesModule } from '../balances/balances.module';
     LineItemEventMarkers,
     LineItemEventsFinisher,
     LineItemPricing,
+    CommissionExplainService,
     PricingInputsRepository,
     OrderSummaryRefresher,
     OrderIngestionService,
