@@ -193,6 +193,9 @@ LineItemSchema.index(
 );
 LineItemSchema.index({ shopId: 1, sku: 1, orderCreatedAt: 1, _id: 1 });
 LineItemSchema.index({ shopId: 1, vendorName: 1 });
+// What a commission rule can still change: a product's unpaid, unfrozen rows (rule dry-run, a
+// product's type arriving), paged by _id.
+LineItemSchema.index({ shopId: 1, productId: 1, payoutStatus: 1, frozen: 1, _id: 1 });
 // A batch's rows (claimed or paid), and those it still holds unpaid (released when it carries forward).
 LineItemSchema.index({ shopId: 1, batchId: 1, frozen: 1 });
 // A batch's settled rows in statement order (also "what a batch paid").

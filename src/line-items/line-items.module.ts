@@ -19,6 +19,8 @@ import { FulfillmentRowsRepository } from './fulfillment-rows.repository';
 import { LineItemTallyRepository } from './line-item-tally.repository';
 import { LineItemsV1Controller } from './line-items.v1.controller';
 import { CommissionExplainService } from './commission-explain.service';
+import { ProductRepricing } from './product-repricing';
+import { RuleDryRun } from './rule-dry-run.service';
 import { CommissionExplainV1Controller } from './commission-explain.v1.controller';
 import { OrderIngestionService } from './order-ingestion.service';
 import { OrderSummaryRefresher } from './order-summary.refresher';
@@ -58,6 +60,8 @@ import { BalancesModule } from '../balances/balances.module';
     LineItemEventsFinisher,
     LineItemPricing,
     CommissionExplainService,
+    RuleDryRun,
+    ProductRepricing,
     PricingInputsRepository,
     OrderSummaryRefresher,
     OrderIngestionService,
@@ -82,6 +86,8 @@ import { BalancesModule } from '../balances/balances.module';
     SkuUpdateRunner,
     VendorTally,
     SystemLineItemsRepository,
+    RuleDryRun,
+    ProductRepricing,
   ],
 })
 export class LineItemsModule {}
