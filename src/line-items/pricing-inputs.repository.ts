@@ -29,6 +29,8 @@ export interface PricingInputsWanted {
   skus: string[];
   /** The lines' platform product ids: their stored types and the ladder's rules for them. */
   productIds: string[];
+  /** The product-type rules even without product ids (a preview given only a type). */
+  typeRules?: boolean;
   /** The shop's webhook endpoints too, for an event the caller is about to emit (`order.received`). */
   endpoints: boolean;
 }
@@ -72,7 +74,7 @@ export class PricingInputsRepository {
       this.products.typesPart(PRODUCTS, scope, want.productIds),
       this.rules.productRulesPart(PRODUCT_RULES, scope, want.productIds),
       // Product-type rules need the products' types: every one of the shop's, in this same command.
-      this.rules.typeRulesPart(TYPE_RULES, scope, want.productIds.length > 0),
+      this.rules.typeRulesPart(TYPE_RULES, scope, want.productIds.length > 0 || !!want.typeRules),
       want.endpoints ? this.endpoints.allPart(ENDPOINTS, scope) : null,
     ].filter((p): p is UnionPart => p !== null);
     const { shop, parts: found } = await this.shops.findByIdWith(scope.shopId, parts);
