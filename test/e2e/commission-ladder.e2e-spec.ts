@@ -214,6 +214,27 @@ describe('commission ladder (e2e)', () => {
     expect(dry.affectedLines.count).toBe(1);
     expect(dry.affectedLines.sample.map((s) => s.lineItemId)).toEqual([lineIds[3]]);
     expect(dry.payoutDelta).toBe(Number(fmt(delta)));
+    // A product-type candidate limited to the vendor: every stored product of the type, the vendor's lines.
+    const mugs = await t.app.get(RuleDryRun).evaluate(shopScope(shop.shopId), {
+      ...candidate,
+      level: 'productType',
+      productId: null,
+      productTypeKey: 'mugs',
+      vendorId,
+      commissionType: 'percentage',
+      commissionAmount: 20,
+      maximum: null,
+    });
+    expect(mugs.affectedLines.sample.map((s) => s.lineItemId)).toEqual([lineIds[3]]);
+    expect(mugs.payoutDelta).toBe(Number(fmt(-(pct(5000n, 2000n) - pct(5000n, 1000n)))));
+    const otherVendor = await t.app.get(RuleDryRun).evaluate(shopScope(shop.shopId), {
+      ...candidate,
+      level: 'productType',
+      productId: null,
+      productTypeKey: 'mugs',
+      vendorId: new Types.ObjectId().toHexString(),
+    });
+    expect(otherVendor.affectedLines.count).toBe(0);
     // Another shop's scope sees none of these lines.
     expect(
       (await t.app.get(RuleDryRun).evaluate(shopScope(other.shopId), candidate)).affectedLines.count,
