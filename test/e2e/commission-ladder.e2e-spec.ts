@@ -241,8 +241,9 @@ describe('commission ladder (e2e)', () => {
     ).toBe(0);
 
     const before = await lines();
-    const { id: _id, ...stored } = candidate;
-    const ruleId = await insertRule({ ...stored, vendorId: null } as Partial<CommissionRule>);
+    const stored: Record<string, unknown> = { ...candidate, vendorId: null };
+    delete stored.id;
+    const ruleId = await insertRule(stored as Partial<CommissionRule>);
     await recalculate(lineIds);
     const after = await lines();
     const change = after.reduce(
