@@ -7,7 +7,7 @@ import { RuleDryRun } from '../../src/line-items/rule-dry-run.service';
 import { startApp, TestApp } from '../support/app';
 import { createVendor, uploadSkus } from '../support/catalog';
 import { cents, divHalfUp, fmt } from '../support/cents';
-import { createShop, TestShop } from '../support/factory';
+import { createMerchantKey, createShop, TestShop } from '../support/factory';
 import { deliver, eventually, platformId, shopifyOrder, shopifyProduct } from '../support/webhooks';
 
 /*
@@ -290,7 +290,7 @@ describe('commission ladder (e2e)', () => {
     expect(given.body.figures.commission).toBe(Number(fmt(pct(3000n, 3000n))));
   });
 
-  it('answers 422 for an unknown vendor or bad input and 404 for another shop’s line', async () => {
+  it('answers 422 for an unknown vendor or bad input, 404 for another shop’s line, 403 for a merchant key', async () => {
     const unknown = await t.api.post(
       '/v1/commissions/preview',
       { vendorId: new Types.ObjectId().toHexString(), price: 10, quantity: 1 },
@@ -319,6 +319,17 @@ describe('commission ladder (e2e)', () => {
       token: other.token,
     });
     expect(cross.status).toBe(404);
+    const mk = await createMerchantKey(t, shop);
+    const byKey = await t.api.get(`/v1/orders/${orderId}/lineitems/${lineIds[0]}/commission`, {
+      token: mk.token,
+    });
+    expect(byKey.status).toBe(403);
+    const previewByKey = await t.api.post(
+      '/v1/commissions/preview',
+      { vendorId, price: 10, quantity: 1 },
+      { token: mk.token },
+    );
+    expect(previewByKey.status).toBe(403);
     const junk = await t.api.get(`/v1/orders/abc/lineitems/${lineIds[0]}/commission`, { token: shop.token });
     expect(junk.status).toBe(404);
   });
