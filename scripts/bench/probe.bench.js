@@ -30,10 +30,10 @@ async function timed(path, token) {
 async function seedVisible(extra = []) {
   const t0 = Date.now();
   const demo = harness.cli('seed:demo', '--orders', String(ORDERS), ...extra);
-  const { token } = await harness.json('POST', '/v1/authenticate', {
-    apiKey: demo.apiKey,
-    shopDomain: demo.shopDomain,
-  });
+  // A keep-alive socket the server closed meanwhile (EPIPE): asked again once.
+  const auth = () =>
+    harness.json('POST', '/v1/authenticate', { apiKey: demo.apiKey, shopDomain: demo.shopDomain });
+  const { token } = await auth().catch(auth);
   for (;;) {
     const { data } = await harness.json('GET', '/v2/orders?first=1', undefined, token);
     if (data.totalCount >= ORDERS) break;
@@ -41,7 +41,9 @@ async function seedVisible(extra = []) {
       throw new Error(`only ${data.totalCount} of ${ORDERS} orders visible after 15 min`);
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { demo, token, seconds: (Date.now() - t0) / 1000 };
+  const seconds = (Date.now() - t0) / 1000;
+  console.error(`probe: seed:demo ${extra.join(' ') || '(no rules)'} visible after ${seconds.toFixed(1)} s`);
+  return { demo, token, seconds };
 }
 
 module.exports = async function probe() {
