@@ -15,6 +15,7 @@ import { IdempotencyModule } from './idempotency/idempotency.module';
 import { IngestionModule } from './ingestion/ingestion.module';
 import { JobsModule } from './jobs/jobs.module';
 import { LineItemsModule } from './line-items/line-items.module';
+import { RuleImpactModule } from './line-items/rule-impact.module';
 import { MerchantKeysModule } from './merchant-keys/merchant-keys.module';
 import { VendorApiKeysModule } from './vendor-keys/vendor-api-keys.module';
 import { OpsModule } from './ops/ops.module';
@@ -58,6 +59,7 @@ export const FEATURE_MODULES = [
   UsersModule,
   CommissionsModule,
   LineItemsModule,
+  RuleImpactModule,
   ProductsModule,
   OrdersModule,
   IngestionModule,

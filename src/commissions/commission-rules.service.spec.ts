@@ -8,7 +8,7 @@ import type { VendorsRepository } from '../vendors/vendors.repository';
 import { CLAIM_TTL_MS, groupKey, type RuleBody } from './commission-rule-checks';
 import type { CommissionRulesRepository } from './commission-rules.repository';
 import { CommissionRulesService } from './commission-rules.service';
-import { PendingRuleImpactEstimator, type RuleImpactEstimator } from './rule-impact-estimator';
+import type { RuleImpactEstimator } from './rule-impact-estimator';
 
 const body = (extra: Partial<RuleBody> = {}): RuleBody => ({
   level: 'product',
@@ -29,7 +29,7 @@ describe('CommissionRulesService (repositories faked)', () => {
     rules = new FakeCommissionRulesRepository();
     vendors = new FakeVendorsRepository();
     clock = new FixedClock(new Date('2026-11-21T12:00:00.000Z'));
-    estimator = new PendingRuleImpactEstimator();
+    estimator = { evaluate: () => Promise.reject(new NotImplementedError('no estimator in this test')) };
     service = new CommissionRulesService(
       asReal<CommissionRulesRepository>(rules),
       asReal<VendorsRepository>(vendors),
@@ -162,7 +162,12 @@ describe('CommissionRulesService (repositories faked)', () => {
     const existing = await service.create(SHOP, body());
     await expect(service.dryRun(SHOP, null, body())).rejects.toBeInstanceOf(ConflictError);
     const seen: unknown[] = [];
-    estimator = { evaluate: async (_s, c) => (seen.push(c), { affectedLines: 3, payoutDelta: -4.5 }) };
+    estimator = {
+      evaluate: async (_s, c) => (
+        seen.push(c),
+        { affectedLines: 3, affectedLineSample: [], payoutDelta: -4.5 }
+      ),
+    };
     const answer = await service.dryRun(SHOP, existing._id, body({ commissionAmount: 12 }));
     expect(answer).toMatchObject({
       affectedLines: 3,

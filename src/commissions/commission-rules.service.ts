@@ -99,6 +99,7 @@ export class CommissionRulesService {
     return {
       rule: { ...rule, _id: current ? rule._id : null },
       affectedLines: impact.affectedLines,
+      affectedLineSample: impact.affectedLineSample,
       payoutDelta: impact.payoutDelta,
     };
   }

@@ -6,9 +6,9 @@ import { CommissionRule, CommissionRuleSchema } from './commission-rule.schema';
 import { CommissionRulesRepository } from './commission-rules.repository';
 import { CommissionRulesService } from './commission-rules.service';
 import { CommissionRulesV1Controller } from './commission-rules.v1.controller';
+import { CommissionRuleReadsRepository } from './commission-rule-reads.repository';
 import { CommissionsService } from './commissions.service';
 import { CommissionsV1Controller } from './commissions.v1.controller';
-import { PendingRuleImpactEstimator, RuleImpactEstimator } from './rule-impact-estimator';
 import { SkuCommission, SkuCommissionSchema } from './sku-commission.schema';
 import { SkuCommissionsRepository } from './sku-commissions.repository';
 
@@ -24,12 +24,11 @@ import { SkuCommissionsRepository } from './sku-commissions.repository';
   controllers: [CommissionsV1Controller, CommissionRulesV1Controller],
   providers: [
     SkuCommissionsRepository,
+    CommissionRuleReadsRepository,
     CommissionsService,
     CommissionRulesRepository,
     CommissionRulesService,
-    // The dry run's estimate: a placeholder answering 501 until the ladder's RuleDryRun is bound here.
-    { provide: RuleImpactEstimator, useClass: PendingRuleImpactEstimator },
   ],
-  exports: [SkuCommissionsRepository, CommissionRulesService],
+  exports: [SkuCommissionsRepository, CommissionRulesService, CommissionRuleReadsRepository],
 })
 export class CommissionsModule {}

@@ -1,6 +1,4 @@
-import { Injectable } from '@nestjs/common';
 import type { Types } from 'mongoose';
-import { NotImplementedError } from '../common/errors';
 import type { ShopScope } from '../common/tenancy';
 import type { RuleData } from './commission-rules.repository';
 
@@ -15,24 +13,22 @@ export interface CandidateRule extends RuleData {
 /** What the candidate would change over the shop's unpaid, unfrozen lines (DESIGN §13). */
 export interface RuleImpact {
   affectedLines: number;
+  /** The first affected lines (at most 100): their ids and payout before and after. */
+  affectedLineSample: Array<{
+    orderId: number;
+    lineItemId: number;
+    payoutBefore: number;
+    payoutAfter: number;
+  }>;
   /** Σ (payout with the rule − payout now), 2 dp. */
   payoutDelta: number;
 }
 
 /**
  * The port a dry run asks (an abstract class: the DI token). The ladder's own computation
- * (line-items, `RuleDryRun`) is bound in its place when it lands; commissions never imports it.
+ * (line-items `RuleDryRun`) answers it, bound for the whole app by line-items/rule-impact.module.ts;
+ * commissions never imports it.
  */
 export abstract class RuleImpactEstimator {
   abstract evaluate(scope: ShopScope, candidate: CandidateRule): Promise<RuleImpact>;
-}
-
-/** Until the ladder's dry run is wired: 501, after every validation has passed. */
-@Injectable()
-export class PendingRuleImpactEstimator extends RuleImpactEstimator {
-  evaluate(): Promise<RuleImpact> {
-    return Promise.reject(
-      new NotImplementedError('The dry run of a commission rule is not available in this build yet'),
-    );
-  }
 }

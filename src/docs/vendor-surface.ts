@@ -8,6 +8,7 @@ const VENDOR_TAG_OF: Record<string, string> = {
   Vendors: 'Profile',
   Dashboards: 'Dashboard',
   Users: 'Authentication',
+  'Vendor API keys': 'Authentication',
   'Merchant keys': 'Authentication',
   'Payout methods': 'Payouts',
   Statements: 'Payouts',

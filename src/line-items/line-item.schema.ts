@@ -2,6 +2,7 @@ import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { RowTally } from '../balances/vendor-balance.schema';
 import { Schema as MongooseSchema, Types } from 'mongoose';
 import { auditOutboxPlugin } from '../audit/audit-outbox';
+import type { CommissionRuleRef } from '../common/money';
 
 export const PAYOUT_STATUSES = ['unpaid', 'partial', 'paid'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
@@ -120,6 +121,8 @@ export class LineItem {
   @Prop({ type: Number, default: 0 }) shipping!: number;
   @Prop({ type: Number, default: 0 }) commission!: number;
   @Prop({ type: String, default: null }) commissionPlan!: string | null;
+  /** The commission rule the commission came from (DESIGN §13); null: SKU record, vendor or none. */
+  @Prop({ type: MongooseSchema.Types.Mixed, default: null }) commissionRule!: CommissionRuleRef | null;
   @Prop({ type: Number, default: 0 }) costOfItem!: number;
   @Prop({ type: Number, default: 0 }) taxOnCommissions!: number;
   @Prop({ type: Number, default: 0 }) tcs!: number;
@@ -195,6 +198,9 @@ LineItemSchema.index(
 );
 LineItemSchema.index({ shopId: 1, sku: 1, orderCreatedAt: 1, _id: 1 });
 LineItemSchema.index({ shopId: 1, vendorName: 1 });
+// What a commission rule can still change: a product's unpaid, unfrozen rows (rule dry-run, a
+// product's type arriving), paged by _id.
+LineItemSchema.index({ shopId: 1, productId: 1, payoutStatus: 1, frozen: 1, _id: 1 });
 // A batch's rows (claimed or paid), and those it still holds unpaid (released when it carries forward).
 LineItemSchema.index({ shopId: 1, batchId: 1, frozen: 1 });
 // A batch's settled rows in statement order (also "what a batch paid").

@@ -4,6 +4,7 @@ import { EventSinkModule } from '../event-port/event-sink';
 import { MongooseModule } from '@nestjs/mongoose';
 import { CommissionsModule } from '../commissions/commissions.module';
 import { JobsModule } from '../jobs/jobs.module';
+import { ProductsModule } from '../products/products.module';
 import { OrdersDataModule } from '../order-data/orders-data.module';
 import { ShopsModule } from '../shops/shops.module';
 import { VendorsModule } from '../vendors/vendors.module';
@@ -20,6 +21,10 @@ import { FulfillmentReadsRepository } from './fulfillment-reads.repository';
 import { FulfillmentRowsRepository } from './fulfillment-rows.repository';
 import { LineItemTallyRepository } from './line-item-tally.repository';
 import { LineItemsV1Controller } from './line-items.v1.controller';
+import { CommissionExplainService } from './commission-explain.service';
+import { ProductRepricing } from './product-repricing';
+import { RuleDryRun } from './rule-dry-run.service';
+import { CommissionExplainV1Controller } from './commission-explain.v1.controller';
 import { OrderIngestionService } from './order-ingestion.service';
 import { OrderSummaryRefresher } from './order-summary.refresher';
 import { PlatformFulfillmentsService } from './platform-fulfillments.service';
@@ -43,11 +48,12 @@ import { BalancesModule } from '../balances/balances.module';
     ShopsModule,
     VendorsModule,
     CommissionsModule,
+    ProductsModule,
     JobsModule,
     EventSinkModule,
     BalancesModule,
   ],
-  controllers: [LineItemsV1Controller],
+  controllers: [LineItemsV1Controller, CommissionExplainV1Controller],
   providers: [
     SalesFiguresRepository,
     LineItemsRepository,
@@ -59,6 +65,9 @@ import { BalancesModule } from '../balances/balances.module';
     LineItemEventMarkers,
     LineItemEventsFinisher,
     LineItemPricing,
+    CommissionExplainService,
+    RuleDryRun,
+    ProductRepricing,
     PricingInputsRepository,
     OrderSummaryRefresher,
     OrderIngestionService,
@@ -86,6 +95,8 @@ import { BalancesModule } from '../balances/balances.module';
     SkuUpdateRunner,
     VendorTally,
     SystemLineItemsRepository,
+    RuleDryRun,
+    ProductRepricing,
   ],
 })
 export class LineItemsModule {}

@@ -132,6 +132,32 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
       .exec();
   }
 
+  /**
+   * A page of the unpaid, unfrozen rows of these products in `_id` order after a cursor (index
+   * shopId, productId, payoutStatus, frozen, _id): what a commission rule can still change (the
+   * rule dry-run, a product's type arriving). Refund rows come back too: callers keep sale rows.
+   */
+  findUnpaidOfProducts(
+    scope: ShopScope,
+    productIds: string[],
+    after: Types.ObjectId | null,
+    limit: number,
+  ): Promise<LineItem[]> {
+    if (productIds.length === 0) return Promise.resolve([]);
+    const filter: Record<string, unknown> = {
+      productId: productIds.length === 1 ? productIds[0] : { $in: productIds },
+      payoutStatus: 'unpaid',
+      frozen: false,
+    };
+    if (after) filter._id = { $gt: after };
+    return this.model
+      .find(this.scoped(scope, filter))
+      .sort({ _id: 1 })
+      .limit(limit)
+      .lean<LineItem[]>()
+      .exec();
+  }
+
   /** How many sale rows carry this SKU (refund rows are counted apart and left out). */
   async countBySku(scope: ShopScope, sku: string): Promise<number> {
     const byType = await this.model

@@ -1,10 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { Types } from 'mongoose';
+import {
+  CommissionRuleReadsRepository,
+  StoredLadderRule,
+} from '../commissions/commission-rule-reads.repository';
 import { SkuCommissionsRepository } from '../commissions/sku-commissions.repository';
 import type { StoredSku } from '../commissions/sku-upload';
 import type { ShopScope } from '../common/tenancy';
 import type { UnionPart } from '../database/read-together';
 import { EndpointReadsRepository } from '../event-port/endpoint-reads.repository';
+import { ProductsRepository } from '../products/products.repository';
 import type { Shop } from '../shops/shop.schema';
 import { ShopsRepository } from '../shops/shops.repository';
 import { VendorsRepository, VendorSummary } from '../vendors/vendors.repository';
@@ -13,12 +18,19 @@ import { VendorsRepository, VendorSummary } from '../vendors/vendors.repository'
 const VENDORS = 'vendors';
 const SKUS = 'skus';
 const ENDPOINTS = 'webhookEndpoints';
+const PRODUCTS = 'products';
+const PRODUCT_RULES = 'productRules';
+const TYPE_RULES = 'typeRules';
 
 /** What pricing reads: the vendors by stored (lowercased) name or id, the SKU records, and maybe the endpoints. */
 export interface PricingInputsWanted {
   vendorNames: string[];
   vendorIds: Array<string | Types.ObjectId>;
   skus: string[];
+  /** The lines' platform product ids: their stored types and the ladder's rules for them. */
+  productIds: string[];
+  /** The product-type rules even without product ids (a preview given only a type). */
+  typeRules?: boolean;
   /** The shop's webhook endpoints too, for an event the caller is about to emit (`order.received`). */
   endpoints: boolean;
 }
@@ -27,13 +39,17 @@ export interface PricingInputs {
   shop: Shop;
   vendors: VendorSummary[];
   skus: StoredSku[];
+  /** The stored products' types (only products the shop has stored). */
+  products: Array<{ productId: string; productType: string | null }>;
+  /** The ladder's rules: the product rules of the lines' products and every product-type rule. */
+  rules: StoredLadderRule[];
   /** The shop's endpoints when wanted (as EventSink.emit takes them), else null. */
   endpoints: Array<Record<string, unknown>> | null;
 }
 
 /**
- * The pricing read: the shop, its vendors and SKU records (and, for a new order, its webhook
- * endpoints) in one command — an aggregation on `shops` with a `$unionWith` part per collection
+ * The pricing read: the shop, its vendors and SKU records, the lines' products and commission
+ * rules (the ladder, DESIGN §13) (and, for a new order, its webhook endpoints) in one command — an aggregation on `shops` with a `$unionWith` part per collection
  * (database/read-together.ts), each part built and tenant-scoped by its own repository.
  * Ingestion makes it once per order; every round trip costs the client and the store about as much
  * as the read. MongoDB: serves each part from the same index its collection's own read uses (the
@@ -47,12 +63,18 @@ export class PricingInputsRepository {
     private readonly vendors: VendorsRepository,
     private readonly skuRecords: SkuCommissionsRepository,
     private readonly endpoints: EndpointReadsRepository,
+    private readonly products: ProductsRepository,
+    private readonly rules: CommissionRuleReadsRepository,
   ) {}
 
   async read(scope: ShopScope, want: PricingInputsWanted): Promise<PricingInputs | null> {
     const parts = [
       this.vendors.namesOrIdsPart(VENDORS, scope, want.vendorNames, want.vendorIds),
       this.skuRecords.skusPart(SKUS, scope, want.skus),
+      this.products.typesPart(PRODUCTS, scope, want.productIds),
+      this.rules.productRulesPart(PRODUCT_RULES, scope, want.productIds),
+      // Product-type rules need the products' types: every one of the shop's, in this same command.
+      this.rules.typeRulesPart(TYPE_RULES, scope, want.productIds.length > 0 || !!want.typeRules),
       want.endpoints ? this.endpoints.allPart(ENDPOINTS, scope) : null,
     ].filter((p): p is UnionPart => p !== null);
     const { shop, parts: found } = await this.shops.findByIdWith(scope.shopId, parts);
@@ -61,6 +83,11 @@ export class PricingInputsRepository {
       shop,
       vendors: (found.get(VENDORS) ?? []) as unknown as VendorSummary[],
       skus: (found.get(SKUS) ?? []) as unknown as StoredSku[],
+      products: (found.get(PRODUCTS) ?? []) as unknown as PricingInputs['products'],
+      rules: [
+        ...(found.get(PRODUCT_RULES) ?? []),
+        ...(found.get(TYPE_RULES) ?? []),
+      ] as unknown as StoredLadderRule[],
       endpoints: want.endpoints ? (found.get(ENDPOINTS) ?? []) : null,
     };
   }

@@ -43,6 +43,8 @@ export class Product {
   @Prop({ type: String, default: '' }) title!: string;
   @Prop({ type: String, default: '' }) handle!: string;
   @Prop({ type: String, default: '' }) productType!: string;
+  /** `productType` trimmed and lowercased: how commission rules match types (DESIGN §13); null: none. */
+  @Prop({ type: String, default: null }) productTypeKey!: string | null;
   /** The vendor field as sent. */
   @Prop({ type: String, default: '' }) vendor!: string;
   /** `vendor` trimmed and lowercased: how products are matched to vendors. */
@@ -70,3 +72,5 @@ ProductSchema.index({ shopId: 1, deletedAt: 1, ...NEWEST_THEN_TITLE });
 ProductSchema.index({ shopId: 1, vendorName: 1, deletedAt: 1, ...NEWEST_THEN_TITLE });
 ProductSchema.index({ shopId: 1, deletedAt: 1, status: 1, ...NEWEST_THEN_TITLE });
 ProductSchema.index({ shopId: 1, vendorName: 1, deletedAt: 1, status: 1, ...NEWEST_THEN_TITLE });
+// The products of a type (a product-type rule's dry-run).
+ProductSchema.index({ shopId: 1, productTypeKey: 1, _id: 1 });

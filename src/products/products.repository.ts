@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
+import { productTypeKeyOf } from '../common/money';
 import { ShopScope } from '../common/tenancy';
 import { TenantRepository } from '../database/tenant-repository';
+import type { UnionPart } from '../database/read-together';
 import { isDuplicateKeyError } from '../common/errors/duplicate-key';
 import { CursorRows, CursorWindow } from '../common/pagination';
 import { Product, ProductStatus } from './product.schema';
@@ -19,7 +21,16 @@ export interface ProductListFilter {
 /** Regex metacharacters escaped: a search is a literal substring, never a pattern. */
 const literal = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-export type ProductVersion = Omit<Product, '_id' | 'shopId' | 'deletedAt' | 'createdAt' | 'updatedAt'>;
+export type ProductVersion = Omit<
+  Product,
+  '_id' | 'shopId' | 'deletedAt' | 'createdAt' | 'updatedAt' | 'productTypeKey'
+>;
+
+/** A stored version's outcome, and whether the product's type changed (the commission ladder reads it). */
+export interface UpsertOutcome {
+  outcome: 'created' | 'updated' | 'stale';
+  typeChanged: boolean;
+}
 
 export function productObjectId(shopId: string, productId: string): Types.ObjectId {
   return new Types.ObjectId(
@@ -33,22 +44,49 @@ export class ProductsRepository extends TenantRepository<Product> {
     super(model);
   }
 
-  /** Stores the product unless a same-or-newer version (or its deletion) is already stored. */
-  async upsertVersion(scope: ShopScope, version: ProductVersion): Promise<'created' | 'updated' | 'stale'> {
+  /**
+   * Stores the product unless a same-or-newer version (or its deletion) is already stored. The
+   * update returns the version it replaced (findAndModify, still one command), so the caller learns
+   * whether the product type changed.
+   */
+  async upsertVersion(scope: ShopScope, version: ProductVersion): Promise<UpsertOutcome> {
     const _id = productObjectId(scope.shopId, version.productId);
+    const productTypeKey = productTypeKeyOf(version.productType);
     try {
-      await this.model.create({ ...version, _id, deletedAt: null, ...this.owner(scope) });
-      return 'created';
+      await this.model.create({ ...version, productTypeKey, _id, deletedAt: null, ...this.owner(scope) });
+      return { outcome: 'created', typeChanged: productTypeKey !== null };
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
     }
-    const res = await this.model
-      .updateOne(
+    const before = await this.model
+      .findOneAndUpdate(
         this.scoped(scope, { _id, deletedAt: null, platformUpdatedAt: { $lte: version.platformUpdatedAt } }),
-        { $set: version },
+        { $set: { ...version, productTypeKey } },
+        { projection: { productType: 1 }, new: false },
       )
+      .lean<{ productType?: string | null }>()
       .exec();
-    return res.matchedCount > 0 ? 'updated' : 'stale';
+    if (!before) return { outcome: 'stale', typeChanged: false };
+    return { outcome: 'updated', typeChanged: productTypeKeyOf(before.productType) !== productTypeKey };
+  }
+
+  /** The ids of the shop's products of this type key (a product-type rule's dry-run). */
+  async idsOfType(scope: ShopScope, productTypeKey: string): Promise<string[]> {
+    const rows = await this.model
+      .find(this.scoped(scope, { productTypeKey }), { _id: 0, productId: 1 })
+      .lean<Array<{ productId: string }>>()
+      .exec();
+    return rows.map((r) => r.productId);
+  }
+
+  /**
+   * The stored type of these products, as a part of a combined read (the pricing read: the ladder's
+   * product-type level). By `_id`, which is derived from (shop, productId): the unique index serves it.
+   */
+  typesPart(tag: string, scope: ShopScope, productIds: string[]): UnionPart | null {
+    if (productIds.length === 0) return null;
+    const ids = productIds.map((p) => productObjectId(scope.shopId, p));
+    return this.readPart(tag, scope, { _id: { $in: ids } }, { _id: 0, productId: 1, productType: 1 });
   }
 
   /** Tombstones the product (also when it was never seen, so a late create cannot revive it). */

@@ -151,7 +151,7 @@ describe('commission rules: replace, delete, dry run (e2e)', () => {
   });
 
   describe('dry run', () => {
-    it('validates fully and writes nothing; the estimate port answers 501 until the ladder binds it', async () => {
+    it('validates fully and writes nothing; a rule no line is priced by changes nothing (the ladder estimates)', async () => {
       const pid = productId();
       const before = await total();
       expect(
@@ -181,17 +181,18 @@ describe('commission rules: replace, delete, dry run (e2e)', () => {
         shop,
         '?dryRun=true',
       );
-      expect(valid.status).toBe(501);
-      expect(valid.body.error).toMatch(/not available/);
-      expect(
-        (
-          await t.api.put(
-            `${RULES}/${first.body._id}?dryRun=true`,
-            { level: 'product', productId: pid, commissionType: 'flat', commissionAmount: 3 },
-            { token: shop.token },
-          )
-        ).status,
-      ).toBe(501);
+      expect(valid.status).toBe(200);
+      expect(valid.body).toMatchObject({ affectedLines: 0, affectedLineSample: [], payoutDelta: 0 });
+      const replace = await t.api.put(
+        `${RULES}/${first.body._id}?dryRun=true`,
+        { level: 'product', productId: pid, commissionType: 'flat', commissionAmount: 3 },
+        { token: shop.token },
+      );
+      expect(replace.status).toBe(200);
+      expect(replace.body).toMatchObject({
+        rule: { _id: first.body._id, commissionAmount: 3 },
+        affectedLines: 0,
+      });
       expect((await t.api.get(`${RULES}/${first.body._id}`, { token: shop.token })).body).toEqual(first.body);
       expect(await total()).toBe(before + 1);
       expect(
@@ -206,7 +207,7 @@ describe('commission rules: replace, delete, dry run (e2e)', () => {
     });
   });
 
-  describe('dry run with an estimator bound (as the ladder will bind it)', () => {
+  describe('dry run with an estimator bound in its place', () => {
     let t2: TestApp;
     const seen: any[] = [];
     beforeAll(async () => {
@@ -214,7 +215,7 @@ describe('commission rules: replace, delete, dry run (e2e)', () => {
         b.overrideProvider(RuleImpactEstimator).useValue({
           evaluate: async (_scope: unknown, candidate: unknown) => {
             seen.push(candidate);
-            return { affectedLines: 2, payoutDelta: -1.5 };
+            return { affectedLines: 2, affectedLineSample: [], payoutDelta: -1.5 };
           },
         }),
       );

@@ -264,6 +264,13 @@ export class CommissionRulePreviewDto extends OmitType(CommissionRuleDto, ['_id'
   _id!: string | null;
 }
 
+export class AffectedLineDto {
+  @ApiProperty({ description: 'The platform order id', example: 5012345678901 }) orderId!: number;
+  @ApiProperty({ description: 'The platform line item id', example: 13012345678901 }) lineItemId!: number;
+  @ApiProperty({ example: 88 }) payoutBefore!: number;
+  @ApiProperty({ example: 85.5 }) payoutAfter!: number;
+}
+
 export class CommissionRuleDryRunDto {
   @ApiProperty({ type: CommissionRulePreviewDto }) rule!: CommissionRulePreviewDto;
   @ApiProperty({
@@ -271,6 +278,11 @@ export class CommissionRuleDryRunDto {
     example: 14,
   })
   affectedLines!: number;
+  @ApiProperty({
+    type: [AffectedLineDto],
+    description: 'The first affected lines (at most 100), with their payout now and with the rule',
+  })
+  affectedLineSample!: AffectedLineDto[];
   @ApiProperty({
     description: 'Σ (payout with the rule − payout now) over those lines: negative when vendors get less',
     example: -37.5,
