@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import type { LadderRule } from '../common/money';
 import type { ShopScope } from '../common/tenancy';
-import type { UnionPart } from '../database/read-together';
+import type { JoinedRead, UnionPart } from '../database/read-together';
 import { TenantRepository } from '../database/tenant-repository';
 import { CommissionRule } from './commission-rule.schema';
 
@@ -42,13 +42,33 @@ export class CommissionRuleReadsRepository extends TenantRepository<CommissionRu
   }
 
   /**
-   * Every product-type rule of the shop (index shopId, level, …): which types a batch needs is only
-   * known once its products are read — in the same command — and a shop holds few of them (a few
-   * hundred at most), so one read of them all saves a second round trip.
+   * The product-type rules of these type keys (a preview names its type): index shopId, level,
+   * productTypeKey, …
    */
-  typeRulesPart(tag: string, scope: ShopScope, wanted: boolean): UnionPart | null {
-    if (!wanted) return null;
-    return this.readPart(tag, scope, { level: 'productType' }, LADDER_FIELDS);
+  typeRulesPart(tag: string, scope: ShopScope, typeKeys: string[]): UnionPart | null {
+    if (typeKeys.length === 0) return null;
+    return this.readPart(
+      tag,
+      scope,
+      { level: 'productType', productTypeKey: { $in: typeKeys } },
+      LADDER_FIELDS,
+    );
+  }
+
+  /**
+   * The product-type rules of each product of a part, joined on its `productTypeKey` in the same
+   * command (index shopId, level, productTypeKey, …): only the types a batch's products have, never
+   * every type rule of the shop.
+   */
+  typeRulesJoin(as: string, scope: ShopScope): JoinedRead {
+    return this.joinedRead(
+      as,
+      scope,
+      'productTypeKey',
+      'productTypeKey',
+      { level: 'productType' },
+      LADDER_FIELDS,
+    );
   }
 }
 

@@ -90,7 +90,7 @@ export class CommissionExplainService {
       vendorIds: [body.vendorId],
       skus: [body.sku ?? null],
       productIds: [body.productId ?? null],
-      typeRules: body.productType !== undefined,
+      productTypes: [body.productType ?? null],
     });
     const vendor = ctx.vendorsById.get(body.vendorId) ?? null;
     if (!vendor)

@@ -41,8 +41,8 @@ export interface PricingNeed {
   vendorIds?: Array<Types.ObjectId | string | null>;
   skus?: Array<string | null>;
   productIds?: Array<string | null>;
-  /** The product-type rules even when no line names a product (a preview given only a type). */
-  typeRules?: boolean;
+  /** Product types whose rules to read besides the stored products' (a preview naming a type). */
+  productTypes?: Array<string | null>;
 }
 
 /** A priced line: the vendor it belongs to (null: none yet, no commission), its figures and why. */
@@ -108,7 +108,7 @@ export class LineItemPricing {
       vendorIds: unique((need.vendorIds ?? []).map((id) => (id ? String(id) : null))),
       skus: unique(need.skus),
       productIds: unique(need.productIds),
-      typeRules: need.typeRules,
+      typeKeys: unique((need.productTypes ?? []).map(productTypeKeyOf)),
       endpoints: also.endpoints,
     });
     if (!found) throw new NotFoundError('Shop');

@@ -21,6 +21,8 @@ const ENDPOINTS = 'webhookEndpoints';
 const PRODUCTS = 'products';
 const PRODUCT_RULES = 'productRules';
 const TYPE_RULES = 'typeRules';
+/** The field of a products part document holding its type's rules. */
+const JOINED_TYPE_RULES = 'typeRules';
 
 /** What pricing reads: the vendors by stored (lowercased) name or id, the SKU records, and maybe the endpoints. */
 export interface PricingInputsWanted {
@@ -29,8 +31,8 @@ export interface PricingInputsWanted {
   skus: string[];
   /** The lines' platform product ids: their stored types and the ladder's rules for them. */
   productIds: string[];
-  /** The product-type rules even without product ids (a preview given only a type). */
-  typeRules?: boolean;
+  /** Product-type rules of these type keys besides the products' own (a preview naming a type). */
+  typeKeys?: string[];
   /** The shop's webhook endpoints too, for an event the caller is about to emit (`order.received`). */
   endpoints: boolean;
 }
@@ -71,23 +73,30 @@ export class PricingInputsRepository {
     const parts = [
       this.vendors.namesOrIdsPart(VENDORS, scope, want.vendorNames, want.vendorIds),
       this.skuRecords.skusPart(SKUS, scope, want.skus),
-      this.products.typesPart(PRODUCTS, scope, want.productIds),
+      // each stored product with the product-type rules of its type, joined in this same command
+      this.products.typesPart(PRODUCTS, scope, want.productIds, [
+        this.rules.typeRulesJoin(JOINED_TYPE_RULES, scope),
+      ]),
       this.rules.productRulesPart(PRODUCT_RULES, scope, want.productIds),
-      // Product-type rules need the products' types: every one of the shop's, in this same command.
-      this.rules.typeRulesPart(TYPE_RULES, scope, want.productIds.length > 0 || !!want.typeRules),
+      this.rules.typeRulesPart(TYPE_RULES, scope, want.typeKeys ?? []),
       want.endpoints ? this.endpoints.allPart(ENDPOINTS, scope) : null,
     ].filter((p): p is UnionPart => p !== null);
     const { shop, parts: found } = await this.shops.findByIdWith(scope.shopId, parts);
     if (!shop) return null;
+    const products = (found.get(PRODUCTS) ?? []) as unknown as Array<
+      PricingInputs['products'][number] & { [JOINED_TYPE_RULES]?: StoredLadderRule[] }
+    >;
+    // a type's rules come once per product of that type (and maybe in the preview's own part): once each
+    const rules = new Map<string, StoredLadderRule>();
+    const typeRules = products.flatMap((p) => p[JOINED_TYPE_RULES] ?? []);
+    for (const r of [...(found.get(PRODUCT_RULES) ?? []), ...(found.get(TYPE_RULES) ?? []), ...typeRules])
+      rules.set(String((r as unknown as StoredLadderRule)._id), r as unknown as StoredLadderRule);
     return {
       shop,
       vendors: (found.get(VENDORS) ?? []) as unknown as VendorSummary[],
       skus: (found.get(SKUS) ?? []) as unknown as StoredSku[],
-      products: (found.get(PRODUCTS) ?? []) as unknown as PricingInputs['products'],
-      rules: [
-        ...(found.get(PRODUCT_RULES) ?? []),
-        ...(found.get(TYPE_RULES) ?? []),
-      ] as unknown as StoredLadderRule[],
+      products: products.map((p) => ({ productId: p.productId, productType: p.productType })),
+      rules: [...rules.values()],
       endpoints: want.endpoints ? (found.get(ENDPOINTS) ?? []) : null,
     };
   }

@@ -5,7 +5,7 @@ import { Model, Types } from 'mongoose';
 import { productTypeKeyOf } from '../common/money';
 import { ShopScope } from '../common/tenancy';
 import { TenantRepository } from '../database/tenant-repository';
-import type { UnionPart } from '../database/read-together';
+import type { JoinedRead, UnionPart } from '../database/read-together';
 import { isDuplicateKeyError } from '../common/errors/duplicate-key';
 import { CursorRows, CursorWindow } from '../common/pagination';
 import { Product, ProductStatus } from './product.schema';
@@ -83,10 +83,17 @@ export class ProductsRepository extends TenantRepository<Product> {
    * The stored type of these products, as a part of a combined read (the pricing read: the ladder's
    * product-type level). By `_id`, which is derived from (shop, productId): the unique index serves it.
    */
-  typesPart(tag: string, scope: ShopScope, productIds: string[]): UnionPart | null {
+  typesPart(tag: string, scope: ShopScope, productIds: string[], joins: JoinedRead[] = []): UnionPart | null {
     if (productIds.length === 0) return null;
     const ids = productIds.map((p) => productObjectId(scope.shopId, p));
-    return this.readPart(tag, scope, { _id: { $in: ids } }, { _id: 0, productId: 1, productType: 1 });
+    return this.readPart(
+      tag,
+      scope,
+      { _id: { $in: ids } },
+      { _id: 0, productId: 1, productType: 1, productTypeKey: 1 },
+      undefined,
+      joins,
+    );
   }
 
   /** Tombstones the product (also when it was never seen, so a late create cannot revive it). */
