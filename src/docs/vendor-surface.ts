@@ -9,6 +9,7 @@ const VENDOR_TAG_OF: Record<string, string> = {
   Dashboards: 'Dashboard',
   Users: 'Authentication',
   'Merchant keys': 'Authentication',
+  'Vendor API keys': 'Authentication',
   'Payout methods': 'Payouts',
   Statements: 'Payouts',
   Balances: 'Payouts',
