@@ -10,6 +10,7 @@ const VENDOR_TAG_OF: Record<string, string> = {
   Users: 'Authentication',
   'Vendor API keys': 'Authentication',
   'Merchant keys': 'Authentication',
+  'Vendor API keys': 'Authentication',
   'Payout methods': 'Payouts',
   Statements: 'Payouts',
   Balances: 'Payouts',

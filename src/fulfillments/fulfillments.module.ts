@@ -45,6 +45,6 @@ import { ShopPlatformV1Controller } from './shop-platform.v1.controller';
     TokenCipher,
     ShopPlatformService,
   ],
-  exports: [StorePlatforms],
+  exports: [StorePlatforms, ShipmentEventsRepository],
 })
 export class FulfillmentsModule {}

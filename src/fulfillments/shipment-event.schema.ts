@@ -36,5 +36,7 @@ export class ShipmentEvent {
 export const ShipmentEventSchema = SchemaFactory.createForClass(ShipmentEvent);
 // A line's events in time order (GET /fulfillments/events/{lineItemId}).
 ShipmentEventSchema.index({ shopId: 1, lineItemId: 1, happenedAt: 1, _id: 1 });
-// An order's events in time order (the vendor order timeline; it narrows to its vendor's lines).
-ShipmentEventSchema.index({ shopId: 1, orderId: 1, happenedAt: 1, _id: 1 });
+// An order's events (the order timeline): a vendor's own (equality on vendorId) in time order, or the
+// whole order's by vendor, then time (the timeline merges them by time). vendorId precedes the sort so
+// a vendor's read names its vendor in the index, never filtering other vendors' events after it.
+ShipmentEventSchema.index({ shopId: 1, orderId: 1, vendorId: 1, happenedAt: 1, _id: 1 });

@@ -34,8 +34,9 @@ export class OrderTimelineV2Controller {
     summary: 'What happened to the order, oldest first',
     description:
       'Entries `{type, at, message, data}`: `received`, `paid`, `fulfilled` (per line, with its tracking), ' +
-      '`refunded` (per refund row), `paid_out` (per payout batch), `note`. A vendor token sees its own part ' +
-      '(its lines, its refunds, its batches, the notes on its part); a shop token every vendor’s part and ' +
+      '`tracking_updated` (per shipment tracking event, at its time), `refunded` (per refund row), `paid_out` ' +
+      '(per payout batch), `note`. A vendor token sees its own part (its lines and their tracking events, ' +
+      'its refunds, its batches, the notes on its part); a shop token every vendor’s part and ' +
       'every note.',
   })
   @OrderIdParam()

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { LineItemsModule } from '../line-items/line-items.module';
 import { OrdersDataModule } from '../order-data/orders-data.module';
+import { FulfillmentsModule } from '../fulfillments/fulfillments.module';
 import { RefundsModule } from '../refunds/refunds.module';
 import { OrderLookup } from './order-lookup';
 import { OrderNote, OrderNoteSchema } from './order-note.schema';
@@ -15,6 +16,7 @@ import { OrdersV1Controller } from './orders.v1.controller';
 import { OrdersV2Controller } from './orders.v2.controller';
 import { LineRowsTimelineSource } from './timeline/line-rows.source';
 import { NotesTimelineSource } from './timeline/notes.source';
+import { TrackingTimelineSource } from './timeline/tracking.source';
 import { TIMELINE_SOURCES } from './timeline/timeline-entry';
 
 @Module({
@@ -22,6 +24,7 @@ import { TIMELINE_SOURCES } from './timeline/timeline-entry';
     OrdersDataModule,
     LineItemsModule,
     RefundsModule,
+    FulfillmentsModule,
     MongooseModule.forFeature([{ name: OrderNote.name, schema: OrderNoteSchema }]),
   ],
   controllers: [OrdersV1Controller, OrdersV2Controller, OrderViewsV2Controller, OrderTimelineV2Controller],
@@ -33,12 +36,12 @@ import { TIMELINE_SOURCES } from './timeline/timeline-entry';
     OrderNotesRepository,
     LineRowsTimelineSource,
     NotesTimelineSource,
-    // The timeline's entry sources, merged oldest first (timeline/timeline-entry.ts). A source over
-    // shipment events (`tracking_updated`) joins this list.
+    TrackingTimelineSource,
+    // The timeline's entry sources, merged oldest first (timeline/timeline-entry.ts).
     {
       provide: TIMELINE_SOURCES,
       useFactory: (...sources: unknown[]) => sources,
-      inject: [LineRowsTimelineSource, NotesTimelineSource],
+      inject: [LineRowsTimelineSource, NotesTimelineSource, TrackingTimelineSource],
     },
   ],
 })

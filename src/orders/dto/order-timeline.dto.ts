@@ -16,6 +16,7 @@ export class TimelineEntryDto {
     description:
       'The entry’s facts, by type: received/paid `{financialStatus}` (paid: `timeKnown: false`, see the ' +
       'guide); fulfilled `{lineItemId, vendorId, sku, quantity, trackingCompany, trackingNumber, trackingUrl}`; ' +
+      'tracking_updated `{eventId, lineItemId, vendorId, status, message}`; ' +
       'refunded `{lineItemId, vendorId, refundId, refundedQuantity, salesAfterDiscount, payout}`; paid_out ' +
       '`{batchId, vendorId, amount, lineItemIds}`; note `{noteId, vendorId, author: {kind, id}}`',
     example: {

@@ -3,8 +3,8 @@ import type { LineItem } from '../../line-items/line-item.schema';
 import type { OrderSummary } from '../../order-data/order-summary.schema';
 
 /**
- * Entry types in the order they sort when two share a time. `tracking_updated` is reserved for the
- * shipment events source (a later TimelineSource over `shipment_events`).
+ * Entry types in the order they sort when two share a time. `tracking_updated` comes from the
+ * shipment events source (tracking.source.ts, over `shipment_events`).
  */
 export const TIMELINE_ENTRY_TYPES = [
   'received',
