@@ -56,6 +56,22 @@ export class CommissionRuleReadsRepository extends TenantRepository<CommissionRu
   }
 
   /**
+   * The type keys among `typeKeys` that have at least one product-type rule in the shop, any date or
+   * vendor (the `products:type-keys` backfill reprices only those products). Index shopId, level,
+   * productTypeKey, …
+   */
+  async typeKeysWithRules(scope: ShopScope, typeKeys: string[]): Promise<string[]> {
+    if (typeKeys.length === 0) return [];
+    const keys = await this.model
+      .distinct(
+        'productTypeKey',
+        this.scoped(scope, { level: 'productType', productTypeKey: { $in: typeKeys } }),
+      )
+      .exec();
+    return keys.filter((k): k is string => typeof k === 'string');
+  }
+
+  /**
    * The product-type rules of each product of a part, joined on its `productTypeKey` in the same
    * command (index shopId, level, productTypeKey, …): only the types a batch's products have, never
    * every type rule of the shop.

@@ -8,7 +8,6 @@ const VENDOR_TAG_OF: Record<string, string> = {
   Vendors: 'Profile',
   Dashboards: 'Dashboard',
   Users: 'Authentication',
-  'Vendor API keys': 'Authentication',
   'Merchant keys': 'Authentication',
   'Vendor API keys': 'Authentication',
   'Payout methods': 'Payouts',
