@@ -84,10 +84,31 @@ module.exports = async function probe() {
   if (RULE_PAIRS > 0) {
     const plain = [seedSeconds];
     const ruled = [];
+    let ruledShop = null;
     for (let i = 0; i < RULE_PAIRS; i++) {
-      ruled.push((await seedVisible(RULES)).seconds);
+      ruledShop = await seedVisible(RULES);
+      ruled.push(ruledShop.seconds);
       if (i < RULE_PAIRS - 1) plain.push((await seedVisible()).seconds);
     }
+    // POST /v1/commissions/preview in the shop holding the rules (issue 31: p95 ≤ 30 ms)
+    const body = { vendorId: ruledShop.demo.vendors[0].vendorId, productId: '9000000001', productType: 'Bench Type 1', price: 19.99, quantity: 2, discount: 1.5 };
+    const preview = async () => {
+      const t0 = process.hrtime.bigint();
+      const res = await fetch(harness.BASE + '/v1/commissions/preview', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-access-token': ruledShop.token },
+        body: JSON.stringify(body),
+      });
+      await res.text();
+      if (!res.ok) throw new Error(`POST /v1/commissions/preview → ${res.status}`);
+      return Number(process.hrtime.bigint() - t0) / 1e6;
+    };
+    for (let i = 0; i < 5; i++) await preview();
+    const previews = [];
+    for (let i = 0; i < 50; i++) previews.push(await preview());
+    const previewP95 = pct(previews, 95);
+    rows.push({ scenario: 'POST /v1/commissions/preview (1,200 rules in the shop) ×50', p50_ms: +pct(previews, 50).toFixed(1), p95_ms: +previewP95.toFixed(1) });
+    verdicts.push({ target: 'POST /v1/commissions/preview p95 ≤ 30 ms', value: `${previewP95.toFixed(1)} ms`, pass: previewP95 <= 30 });
     const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const ratio = mean(ruled) / mean(plain);
     rows.push({
