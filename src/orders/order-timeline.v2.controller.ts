@@ -63,7 +63,7 @@ export class OrderTimelineV2Controller {
   })
   @OrderIdParam()
   @ApiCreatedResponse({ type: OrderNoteEnvelopeDto })
-  @ApiV2Errors(notFound('Order'), 422)
+  @ApiV2Errors(400, notFound('Order'), 422)
   async addNote(
     @Scope() scope: ShopScope,
     @CurrentPrincipal() principal: Principal,
