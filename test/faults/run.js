@@ -484,6 +484,12 @@ async function main() {
     void stack.down().finally(() => process.exit(1));
   }, total);
   hard.unref();
+  // scripts/test.sh runs this beside the contract run; a suite stopping early stops it with SIGTERM:
+  // its store, Redis and apps go down with it, never left running on their ports.
+  process.once('SIGTERM', () => {
+    console.error('[faults] stopped (SIGTERM)');
+    void stack.down().finally(() => process.exit(1));
+  });
   let failed = false;
   try {
     await stack.up();
