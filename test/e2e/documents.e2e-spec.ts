@@ -277,10 +277,13 @@ describe('documents issued on batch completion (e2e)', () => {
     const before = (await docs('')).documents;
     // a crash after writing the statement and before issuing it, the batch's marker still set
     const [statement] = ofType(await batchDocs(batch1._id, 2), 'payout_statement');
-    await model.updateOne({ _id: new Types.ObjectId(statement.id) }, { $set: { state: 'pending' } }).exec();
+    const shopId = new Types.ObjectId(s.shop.shopId);
+    await model
+      .updateOne({ shopId, _id: new Types.ObjectId(statement.id) }, { $set: { state: 'pending' } })
+      .exec();
     await batches
       .updateMany(
-        { _id: { $in: [batch1._id, batch2._id].map((id) => new Types.ObjectId(id)) } },
+        { shopId, _id: { $in: [batch1._id, batch2._id].map((id) => new Types.ObjectId(id)) } },
         { $set: { documentsDue: true } },
       )
       .exec();
