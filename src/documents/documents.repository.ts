@@ -111,18 +111,28 @@ export class DocumentsRepository extends TenantRepository<IssuedDocument> {
 
   /** Every document of a batch (at most one per kind). */
   ofBatch(scope: ShopScope, batchId: Types.ObjectId): Promise<IssuedDocument[]> {
-    return this.model.find(this.scoped(scope, { batchId })).limit(FEW).lean<IssuedDocument[]>().exec();
+    // in the unique index's order: a total order, read off the index
+    return this.model
+      .find(this.scoped(scope, { batchId }))
+      .sort({ vendorId: 1, type: 1, orderId: 1 })
+      .limit(FEW)
+      .lean<IssuedDocument[]>()
+      .exec();
   }
 
   /** Every document whose lines name one of these orders (a few per order). */
   naming(scope: ShopScope, orderIds: string[], vendorId?: Types.ObjectId): Promise<IssuedDocument[]> {
     if (orderIds.length === 0) return Promise.resolve([]);
     const orders = orderIds.length === 1 ? orderIds[0] : { $in: orderIds };
-    return this.model
-      .find(this.scoped(scope, { orderIds: orders, vendorId }))
-      .limit(FEW)
-      .lean<IssuedDocument[]>()
-      .exec();
+    return (
+      this.model
+        .find(this.scoped(scope, { orderIds: orders, vendorId }))
+        // a total order (by _id after the vendor), read off the `{shopId, orderIds, vendorId, _id}` index
+        .sort({ vendorId: 1, _id: 1 })
+        .limit(FEW)
+        .lean<IssuedDocument[]>()
+        .exec()
+    );
   }
 
   /** One v1 page newest first, plus the total. */

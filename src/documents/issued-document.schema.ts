@@ -62,7 +62,7 @@ IssuedDocumentSchema.index({ shopId: 1, batchId: 1, vendorId: 1, type: 1, orderI
 IssuedDocumentSchema.index({ shopId: 1, type: 1, issuedAt: -1, _id: -1 });
 IssuedDocumentSchema.index({ shopId: 1, vendorId: 1, type: 1, issuedAt: -1, _id: -1 });
 // The documents naming an order (the orderId filter, the invoice of an order, a credit note's
-// corrected invoices): few per order, read whole.
-IssuedDocumentSchema.index({ shopId: 1, orderIds: 1, vendorId: 1 });
+// corrected invoices): few per order, read whole, in (vendor, _id) order.
+IssuedDocumentSchema.index({ shopId: 1, orderIds: 1, vendorId: 1, _id: 1 });
 // The events sweeper's cross-shop scan for issued documents whose event a crash left unrecorded.
 IssuedDocumentSchema.index({ eventPendingAt: 1 });
