@@ -1,9 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { LegalAddressResponseDto } from '../../common/legal/legal-address.dto';
+import { OBJECT_ID_PATTERN } from '../../common/http/params';
 import { PageInfoDto } from '../../common/pagination';
 import { DOCUMENT_TYPES, type DocumentType } from '../document.types';
 
 const MONEY = { pattern: '^-?\\d+\\.\\d{2}$' } as const;
+const ID = { pattern: OBJECT_ID_PATTERN } as const;
+const NUMBER = { pattern: '^.{1,10}\\d{4}-\\d{6,}$' } as const;
 
 export class DocumentPartyDto {
   @ApiProperty({ example: 'Example Marketplace Ltd' })
@@ -71,9 +74,9 @@ export class DocumentPeriodDto {
 }
 
 export class CorrectedDocumentDto {
-  @ApiProperty({ example: '6751a1b2c3d4e5f6a7b8c9d0' })
+  @ApiProperty({ ...ID, example: '6751a1b2c3d4e5f6a7b8c9d0' })
   documentId!: string;
-  @ApiProperty({ example: 'INV-2026-000001' })
+  @ApiProperty({ ...NUMBER, example: 'INV-2026-000001' })
   number!: string;
 }
 
@@ -81,7 +84,7 @@ export class CorrectedDocumentDto {
 export class DocumentSnapshotDto {
   @ApiProperty({ enum: DOCUMENT_TYPES, example: 'commission_invoice' })
   type!: DocumentType;
-  @ApiProperty({ type: String, nullable: true, example: 'INV-2026-000001' })
+  @ApiProperty({ type: String, nullable: true, ...NUMBER, example: 'INV-2026-000001' })
   number!: string | null;
   @ApiProperty({ type: String, format: 'date-time', example: '2026-04-01T02:00:00.000Z' })
   issuedAt!: string;
@@ -103,7 +106,7 @@ export class DocumentSnapshotDto {
     example: [],
   })
   mentions!: string[];
-  @ApiProperty({ type: String, nullable: true, example: '6742c1d2e3f4a5b6c7d8e9f0' })
+  @ApiProperty({ type: String, nullable: true, ...ID, example: '6742c1d2e3f4a5b6c7d8e9f0' })
   batchId!: string | null;
   @ApiProperty({ type: DocumentPeriodDto })
   period!: DocumentPeriodDto;
@@ -117,22 +120,23 @@ export class DocumentSnapshotDto {
 
 /** An issued document (GET /v1/documents/{id}; `data.object` of `document.issued`, without tax ids). */
 export class DocumentDto {
-  @ApiProperty({ example: '6751a1b2c3d4e5f6a7b8c9d0' })
+  @ApiProperty({ ...ID, example: '6751a1b2c3d4e5f6a7b8c9d0' })
   id!: string;
-  @ApiProperty({ example: '6740b9f1c2a4e15b3c9d0a11' })
+  @ApiProperty({ ...ID, example: '6740b9f1c2a4e15b3c9d0a11' })
   shopId!: string;
-  @ApiProperty({ example: '6741a1b2c3d4e5f6a7b8c9d0' })
+  @ApiProperty({ ...ID, example: '6741a1b2c3d4e5f6a7b8c9d0' })
   vendorId!: string;
   @ApiProperty({ enum: DOCUMENT_TYPES, example: 'commission_invoice' })
   type!: DocumentType;
   @ApiProperty({
     type: String,
     nullable: true,
+    ...NUMBER,
     description: '`{prefix}{year}-{seq:06}`; null on unnumbered kinds (payout statement, packing slip)',
     example: 'INV-2026-000001',
   })
   number!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: '6742c1d2e3f4a5b6c7d8e9f0' })
+  @ApiProperty({ type: String, nullable: true, ...ID, example: '6742c1d2e3f4a5b6c7d8e9f0' })
   batchId!: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'A per-order document’s order', example: null })
   orderId!: string | null;
