@@ -2,6 +2,7 @@
 import { startApp, TestApp } from '../support/app';
 import { documentsScenario, DocumentsScenario, ofType, YEAR } from '../support/documents';
 import { day } from '../support/refund-scenario';
+import { vendorKeyToken } from '../support/vendor-keys';
 
 // Reading issued documents (DESIGN §14, issue 32 item 4): v1 lists and filters, V2 and the vendor
 // surface, tenancy (another vendor's or shop's id → 404) and credentials (merchant token → 403).
@@ -26,6 +27,12 @@ describe('reading documents (e2e)', () => {
   afterAll(() => t.close());
 
   it('the vendor reads its own documents, never another vendor’s (404); no scope needed', async () => {
+    // DESIGN §12: documents need no scope: a vendor API key holding only an unrelated one reads them
+    const key = await vendorKeyToken(t, w.s.shop, w.alpha, ['products:read']);
+    const byKey = await t.api.get('/documents', { token: key.token });
+    expect(byKey.status).toBe(200);
+    expect(byKey.body.data.totalCount).toBe(4);
+    expect((await t.api.get(`/v2/documents/${invoice1.id}`, { token: key.token })).status).toBe(200);
     for (const base of ['/documents', '/v2/documents']) {
       const mine = await t.api.get(`${base}?first=100`, { token: w.tokAlpha });
       expect(mine.status).toBe(200);
