@@ -20,6 +20,8 @@ const LAYERS = [
   'health',
   // features, in the order money flows (DESIGN §8–§11), then the ones they build on
   'dashboards', // reads the money features below it (line items, payouts, transfers, balances, products)
+  // DESIGN §14: issued documents; read payout batches, line items, shops' legal settings, tax profiles below
+  'documents',
   'statements',
   'payouts',
   'transfers',

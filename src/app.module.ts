@@ -22,6 +22,7 @@ import { OpsModule } from './ops/ops.module';
 import { OrdersModule } from './orders/orders.module';
 import { PayoutsModule } from './payouts/payouts.module';
 import { DashboardsModule } from './dashboards/dashboards.module';
+import { DocumentsModule } from './documents/documents.module';
 import { StatementsModule } from './statements/statements.module';
 import { ProcessorsModule } from './processors.module';
 import { ProductsModule } from './products/products.module';
@@ -67,6 +68,7 @@ export const FEATURE_MODULES = [
   PayoutsModule,
   DashboardsModule,
   StatementsModule,
+  DocumentsModule,
   AdjustmentsModule,
   TransfersModule,
   JobsModule,

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuditMaintenanceProcessor } from './audit/audit-maintenance.processor';
+import { DocumentsModule } from './documents/documents.module';
+import { DocumentsMaintenanceProcessor, DocumentsProcessor } from './documents/documents.processor';
 import { EventsModule } from './events/events.module';
 import { EventsMaintenanceProcessor, EventsProcessor } from './events/events.processor';
 import { IdempotencyMaintenanceProcessor } from './idempotency/idempotency-maintenance.processor';
@@ -22,7 +24,15 @@ import { TransfersModule } from './transfers/transfers.module';
  * the worker, the API unless QUEUE_PROCESSORS=false, the CLI only with QUEUE_PROCESSORS=true.
  */
 @Module({
-  imports: [IngestionModule, LineItemsModule, PayoutsModule, TransfersModule, JobsModule, EventsModule],
+  imports: [
+    IngestionModule,
+    LineItemsModule,
+    PayoutsModule,
+    TransfersModule,
+    JobsModule,
+    EventsModule,
+    DocumentsModule,
+  ],
   providers: [
     IngestionProcessor,
     InboxMaintenanceProcessor,
@@ -36,6 +46,8 @@ import { TransfersModule } from './transfers/transfers.module';
     IdempotencyMaintenanceProcessor,
     EventsProcessor,
     EventsMaintenanceProcessor,
+    DocumentsProcessor,
+    DocumentsMaintenanceProcessor,
   ],
 })
 export class ProcessorsModule {}

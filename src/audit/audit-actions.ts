@@ -17,6 +17,8 @@ export const AUDIT_RESOURCE_TYPES = [
   'refund',
   'webhook_endpoint',
   'commission_rule',
+  // DESIGN §14: issued documents (invoices, credit notes, self-billed invoices, statements)
+  'document',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
@@ -77,6 +79,8 @@ export const AUDIT_ACTIONS = [
   'commission_rule.created',
   'commission_rule.updated',
   'commission_rule.deleted',
+  // DESIGN §14: a document was issued (never its parties' tax ids)
+  'document.issue',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

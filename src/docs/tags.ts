@@ -79,6 +79,12 @@ export const TAGS: TagObject[] = [
       'date, marked paid by one idempotent, resumable run.',
   },
   {
+    name: 'Documents',
+    description:
+      'Documents issued when a payout batch completes (commission invoices, credit notes, self-billed ' +
+      'invoices, payout statements): numbered per shop and series, frozen snapshots that never change.',
+  },
+  {
     name: 'Dashboards',
     description:
       "A period's figures summed from the calculated line items: the vendor's sales, refunds and earnings " +

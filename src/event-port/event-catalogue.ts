@@ -195,6 +195,13 @@ export const EVENT_CATALOGUE = {
     emitted: true,
     merchant: false,
   },
+  'document.issued': {
+    description:
+      'A document was issued (DESIGN §14: a commission invoice, credit note, self-billed invoice or payout statement of a paid batch): the document as GET /v1/documents/{id} shows it, without any tax id.',
+    object: 'DocumentDto',
+    emitted: true,
+    merchant: false,
+  },
   ping: {
     description: 'A test event (POST /v1/webhook-endpoints/{id}/test); sent to that endpoint only.',
     object: 'PingDto',

@@ -1,4 +1,6 @@
+import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger, Optional } from '@nestjs/common';
+import type { Queue } from 'bull';
 import { randomUUID } from 'node:crypto';
 import { PayoutAdjustmentsRepository } from '../adjustments/payout-adjustments.repository';
 import { Clock } from '../common/clock/clock';
@@ -18,6 +20,8 @@ import { VendorTally } from '../line-items/vendor-tally.service';
 import { paidTotals } from './batch-marking';
 import { BatchDecisions } from './batch-decisions';
 import { RunHeartbeat, startHeartbeat } from './run-heartbeat';
+import { Queues } from '../queues/jobs';
+import { announceDocuments } from './batch-documents-due';
 
 /**
  * Pay decisions one run makes at most when adjustments keep changing under it (each one let go of
@@ -68,6 +72,7 @@ export class PayoutBatchRunner {
     @Optional() private readonly metrics?: RefundMetrics,
     @Optional() private readonly audit?: AuditTrail,
     @Optional() private readonly events?: PayoutEvents,
+    @Optional() @InjectQueue(Queues.Documents) private readonly documentsQueue?: Queue,
   ) {
     this.decisions = new BatchDecisions(batches, lineItems, adjustments, clock);
   }
@@ -188,6 +193,7 @@ export class PayoutBatchRunner {
     }
     // Outside the run's error handling: the batch is settled whatever the hand-over does; a
     // failed hand-over fails the job (retried) and leaves `transferDue` for the sweeper.
+    await announceDocuments(this.documentsQueue, scope, settledBatch, this.logger);
     return this.handOver(scope, settledBatch);
   }
 

@@ -84,6 +84,14 @@ export class PayoutBatch {
   @Prop({ type: Boolean, default: false }) transferDue!: boolean;
 
   /**
+   * True from the moment a batch completes (paid) until its documents are issued (DESIGN §14): set in
+   * the same write as `completed`, cleared by the documents feature once every document of the batch
+   * is issued. A crash in between leaves it, and the documents sweeper issues them (the same steps,
+   * idempotent). Absent on batches settled before documents existed (they issue none).
+   */
+  @Prop({ type: Boolean, default: undefined }) documentsDue?: boolean;
+
+  /**
    * Pending-event marker (DESIGN §11, events/pending-event-marker.ts): set to `completedAt` in the
    * write that settles the batch, cleared once its `payout_batch.*` events are recorded; a crash in
    * between leaves it for the events sweeper. Absent otherwise.
@@ -118,5 +126,7 @@ PayoutBatchSchema.index({ shopId: 1, vendorId: 1, status: 1, createdAt: -1, _id:
 PayoutBatchSchema.index({ status: 1, updatedAt: 1 });
 // The payout sweeper's cross-shop query for completed batches whose transfer is not created yet.
 PayoutBatchSchema.index({ transferDue: 1, updatedAt: 1 });
+// The documents sweeper's cross-shop query for completed batches whose documents are not issued yet.
+PayoutBatchSchema.index({ documentsDue: 1, updatedAt: 1 });
 // The events sweeper's cross-shop scan for settled batches whose events a crash left unrecorded.
 PayoutBatchSchema.index({ eventPendingAt: 1 });

@@ -191,6 +191,8 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
             ...totals,
             status,
             transferDue: status === 'completed' && totals.total > 0,
+            // a paid batch issues its documents (DESIGN §14); a carried-forward one settles no row
+            documentsDue: status === 'completed',
             completedAt: at,
             // its payout_batch.* events are pending until recorded (the same write: DESIGN §11)
             eventPendingAt: at,
@@ -214,6 +216,13 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
   async transferCreated(scope: ShopScope, id: Types.ObjectId): Promise<void> {
     await this.model
       .updateOne(this.scoped(scope, { _id: id, transferDue: true }), { $set: { transferDue: false } })
+      .exec();
+  }
+
+  /** Every document of the batch is issued (the documents feature): nothing left for its sweeper. */
+  async documentsIssued(scope: ShopScope, id: Types.ObjectId): Promise<void> {
+    await this.model
+      .updateOne(this.scoped(scope, { _id: id, documentsDue: true }), { $set: { documentsDue: false } })
       .exec();
   }
 

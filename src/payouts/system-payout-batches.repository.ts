@@ -52,6 +52,20 @@ export class SystemPayoutBatchesRepository {
       .exec();
   }
 
+  /**
+   * Completed batches whose documents are not issued yet (the issuing process died, or its job was
+   * lost), not written since `before` (served by `{documentsDue, updatedAt}`).
+   */
+  documentsDue(before: Date, limit: number): Promise<PayoutBatch[]> {
+    return this.model
+      .find({ documentsDue: true, updatedAt: { $lt: before } })
+      .sort({ updatedAt: 1 })
+      .limit(limit)
+      .setOptions(systemQuery('documents sweeper: completed batches without their documents'))
+      .lean<PayoutBatch[]>()
+      .exec();
+  }
+
   /** Settled batches whose events a crash left unrecorded (served by `{eventPendingAt}`). */
   eventPending(before: Date, limit: number): Promise<PayoutBatch[]> {
     return markedBefore<PayoutBatch>(this.model, 'settled payout batches', { before, limit });

@@ -16,6 +16,7 @@ export const Queues = {
   Transfers: 'transfers',
   Maintenance: 'maintenance',
   Events: 'events',
+  Documents: 'documents',
 } as const;
 export type QueueName = (typeof Queues)[keyof typeof Queues];
 
@@ -52,6 +53,10 @@ export const Jobs = {
   DeliverEvent: 'deliver-event',
   /** Fan out events a crash left unfanned and re-drive overdue deliveries (events; repeatable). */
   SweepEvents: 'sweep-events',
+  /** Issue the documents of one settled payout batch (documents; DESIGN §14). */
+  IssueBatchDocuments: 'issue-batch-documents',
+  /** Issue the documents of settled batches whose issuing died or whose job was lost (documents; repeatable). */
+  SweepBatchDocuments: 'sweep-batch-documents',
 } as const;
 export type JobName = (typeof Jobs)[keyof typeof Jobs];
 
@@ -141,6 +146,8 @@ export interface JobCatalog {
   [Jobs.PurgeIdempotencyKeys]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
   [Jobs.DeliverEvent]: { queue: typeof Queues.Events; data: DeliverEventJobData };
   [Jobs.SweepEvents]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
+  [Jobs.IssueBatchDocuments]: { queue: typeof Queues.Documents; data: PayoutBatchJobData };
+  [Jobs.SweepBatchDocuments]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
 }
 
 export type JobData<N extends JobName> = JobCatalog[N]['data'];

@@ -31,6 +31,7 @@ type BatchMethods =
   | 'decide'
   | 'undecide'
   | 'transferCreated'
+  | 'documentsIssued'
   | 'eventsRecorded';
 
 /** payout_batches in memory, with the repository's conditional writes (unique key, run lease). */
@@ -127,6 +128,7 @@ export class FakePayoutBatchesRepository
       ...totals,
       status,
       transferDue: status === 'completed' && totals.total > 0,
+      documentsDue: status === 'completed',
       completedAt: at,
       eventPendingAt: at,
       lastError: null,
@@ -147,6 +149,10 @@ export class FakePayoutBatchesRepository
       .sort((a, b) => a.eventPendingAt!.getTime() - b.eventPendingAt!.getTime())
       .slice(0, limit)
       .map((b) => ({ ...b }));
+  }
+
+  async documentsIssued(scope: ShopScope, id: Types.ObjectId): Promise<void> {
+    await this.update(scope, id, (b) => !!b.documentsDue, { documentsDue: false });
   }
 
   async transferCreated(scope: ShopScope, id: Types.ObjectId): Promise<void> {
