@@ -9,7 +9,10 @@ import {
   Writes,
 } from '../../../test/fakes/document-numbering.fake';
 import type { NumberedDocumentType } from '../document.types';
+import type { DocumentCountersRepository } from './document-counters.repository';
 import { DocumentNumberingService } from './document-numbering.service';
+import type { DocumentNumbersRepository } from './document-numbers.repository';
+import type { NumberedDocumentsRepository } from './numbered-documents.repository';
 
 const AT = new Date('2026-06-15T10:00:00.000Z');
 
@@ -19,7 +22,12 @@ function setup() {
   const register = new FakeDocumentNumbers(writes);
   const documents = new FakeNumberedDocuments(writes);
   const legal = new FakeShopLegal();
-  const service = new DocumentNumberingService(asReal(counters), asReal(register), asReal(documents), legal);
+  const service = new DocumentNumberingService(
+    asReal<DocumentCountersRepository>(counters),
+    asReal<DocumentNumbersRepository>(register),
+    asReal<NumberedDocumentsRepository>(documents),
+    legal,
+  );
   return { writes, counters, register, documents, legal, service };
 }
 type Setup = ReturnType<typeof setup>;
