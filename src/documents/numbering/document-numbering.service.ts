@@ -15,7 +15,7 @@ import { NumberedDocumentsRepository } from './numbered-documents.repository';
 /** How long a call keeps trying before it gives up (each round, some holder makes progress). */
 const GIVE_UP_AFTER_MS = 30_000;
 /** A held slot is looked at again after this (ms, plus as much jitter) before its holder is helped. */
-const PATIENCE_MS = 4;
+const PATIENCE_MS = 10;
 
 type Held = CounterState & { holder: Types.ObjectId };
 
