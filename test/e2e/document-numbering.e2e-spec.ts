@@ -4,6 +4,8 @@ import { Model, Types } from 'mongoose';
 import { AppModule } from '../../src/app.module';
 import { NotFoundError } from '../../src/common/errors';
 import { shopScope, type ShopScope } from '../../src/common/tenancy';
+import { DocumentCounter } from '../../src/documents/numbering/document-counter.schema';
+import { DocumentNumberRecord } from '../../src/documents/numbering/document-number.schema';
 import { DocumentCountersRepository } from '../../src/documents/numbering/document-counters.repository';
 import { DocumentNumberingModule } from '../../src/documents/numbering/document-numbering.module';
 import { DocumentNumbersRepository } from '../../src/documents/numbering/document-numbers.repository';
@@ -79,6 +81,15 @@ describe('document numbering (real store)', () => {
 
   const oneTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
   const seqOf = (n: string) => Number(n.slice(-6));
+
+  it('has the unique indexes the steps rely on as soon as the application is up', async () => {
+    const keys = async (name: string) =>
+      (await moduleRef.get<Model<unknown>>(getModelToken(name)).collection.indexes())
+        .filter((i) => i.unique)
+        .map((i) => i.key);
+    expect(await keys(DocumentCounter.name)).toEqual([{ shopId: 1, series: 1, year: 1 }]);
+    expect(await keys(DocumentNumberRecord.name)).toEqual([{ shopId: 1, series: 1, year: 1, seq: 1 }]);
+  });
 
   it('numbers 20 documents of one shop issued at once 1..20 in claim order, a second shop’s 5 apart', async () => {
     const [shop, other] = [await newShop(), await newShop()];

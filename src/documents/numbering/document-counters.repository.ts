@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { isDuplicateKeyError } from '../../common/errors/duplicate-key';
@@ -17,9 +17,21 @@ export interface CounterState {
  * on the series' unique key (shop, series, year), so two writers never both succeed at a step.
  */
 @Injectable()
-export class DocumentCountersRepository extends TenantRepository<DocumentCounter> {
+export class DocumentCountersRepository
+  extends TenantRepository<DocumentCounter>
+  implements OnApplicationBootstrap
+{
   constructor(@InjectModel(DocumentCounter.name) model: Model<DocumentCounter>) {
     super(model);
+  }
+
+  /**
+   * The unique index is what makes two writers' steps exclusive: the process does not start before
+   * it exists (mongoose builds indexes in the background otherwise, and on a fresh database the
+   * first documents of a series could otherwise create two counters or register a number twice).
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.model.init();
   }
 
   /**

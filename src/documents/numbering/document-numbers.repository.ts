@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import type { ShopScope } from '../../common/tenancy';
@@ -15,9 +15,21 @@ export interface GivenNumber {
 
 /** The only repository of `document_numbers`, the register of numbers given. */
 @Injectable()
-export class DocumentNumbersRepository extends TenantRepository<DocumentNumberRecord> {
+export class DocumentNumbersRepository
+  extends TenantRepository<DocumentNumberRecord>
+  implements OnApplicationBootstrap
+{
   constructor(@InjectModel(DocumentNumberRecord.name) model: Model<DocumentNumberRecord>) {
     super(model);
+  }
+
+  /**
+   * The unique index is what makes two writers' steps exclusive: the process does not start before
+   * it exists (mongoose builds indexes in the background otherwise, and on a fresh database the
+   * first documents of a series could otherwise create two counters or register a number twice).
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.model.init();
   }
 
   /**
