@@ -72,7 +72,7 @@ async function numberingScenario(stack, report) {
   let restarts = 0;
   const run = (tag, point) => {
     restarts++;
-    const extra = point ? { FAULT_CRASH_POINT: point } : {};
+    const extra = { NUMBERING_CONCURRENCY: '2', ...(point ? { FAULT_CRASH_POINT: point } : {}) };
     const w = { ...startWorker(stack, name, tag, created.shopId, idsFile, extra), point, killed: false };
     w.ready.then(() => (w.isReady = true)).catch(() => undefined);
     return w;
