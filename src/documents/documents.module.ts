@@ -8,16 +8,13 @@ import { TaxProfilesModule } from '../tax-profiles/tax-profiles.module';
 import { TransfersModule } from '../transfers/transfers.module';
 import { DocumentEvents } from './document-events';
 import { DocumentIssuer } from './document-issuer.service';
-import { DOCUMENT_NUMBERING } from './document-numbering.port';
 import { DOCUMENT_READER } from './document.types';
 import { DocumentsRepository } from './documents.repository';
 import { DocumentsService } from './documents.service';
 import { DocumentsV1Controller } from './documents.v1.controller';
 import { DocumentsV2Controller } from './documents.v2.controller';
 import { IssuedDocument, IssuedDocumentSchema } from './issued-document.schema';
-import { NaiveDocumentCounter, NaiveDocumentCounterSchema } from './naive-document-counter.schema';
-import { NaiveDocumentCounters } from './naive-document-counters.repository';
-import { NaiveDocumentNumbering } from './naive-numbering';
+import { DocumentNumberingModule } from './numbering/document-numbering.module';
 
 /**
  * Documents (DESIGN §14): issued when a payout batch completes (the batch's `documentsDue`, a job on
@@ -27,11 +24,9 @@ import { NaiveDocumentNumbering } from './naive-numbering';
  */
 @Module({
   imports: [
-    MongooseModule.forFeature([
-      { name: IssuedDocument.name, schema: IssuedDocumentSchema },
-      // replaced by numbering/ at merge
-      { name: NaiveDocumentCounter.name, schema: NaiveDocumentCounterSchema },
-    ]),
+    MongooseModule.forFeature([{ name: IssuedDocument.name, schema: IssuedDocumentSchema }]),
+    // the gap-free allocator behind DOCUMENT_NUMBERING
+    DocumentNumberingModule,
     PayoutsModule,
     LineItemsModule,
     ShopsModule,
@@ -45,9 +40,6 @@ import { NaiveDocumentNumbering } from './naive-numbering';
     DocumentsService,
     DocumentEvents,
     DocumentIssuer,
-    // replaced by numbering/ at merge: the lead binds the gap-free allocator here
-    NaiveDocumentCounters,
-    { provide: DOCUMENT_NUMBERING, useClass: NaiveDocumentNumbering },
     { provide: DOCUMENT_READER, useExisting: DocumentsService },
   ],
   exports: [DOCUMENT_READER, DocumentIssuer, DocumentsRepository],

@@ -2,7 +2,7 @@
 'use strict';
 // The fault tests (issue 12), run by scripts/test.sh after `nest build`:
 //   node test/faults/run.js [redis mongo payout worker events events-money rails rails-sent
-//   rails-sent-legacy]   (default: all nine)
+//   rails-sent-legacy numbering]   (default: all ten)
 // FAULTS_KEEP=1 keeps the data directory and logs, FAULTS_HOLD=<s> waits before stopping the
 // services (inspection), FAULTS_LOG_LEVEL sets the apps' log level, FAULTS_REPORT=<file> writes the
 // figures as JSON.
@@ -17,6 +17,7 @@ const { eventsScenario } = require('./events');
 const { moneyEventsScenario } = require('./events-money');
 const { railsScenario } = require('./rails');
 const { railsSentScenario } = require('./rails-sent');
+const { numberingScenario } = require('./numbering');
 
 const LIMIT_MS = {
   redis: 240_000,
@@ -28,6 +29,7 @@ const LIMIT_MS = {
   rails: 240_000,
   'rails-sent': 180_000,
   'rails-sent-legacy': 180_000,
+  numbering: 180_000,
 };
 const results = [];
 
@@ -472,6 +474,7 @@ const SCENARIOS = {
   rails: (stack) => railsScenario(stack, report),
   'rails-sent': (stack) => railsSentScenario(stack, report),
   'rails-sent-legacy': (stack) => railsSentScenario(stack, report, true),
+  numbering: (stack) => numberingScenario(stack, report),
 };
 
 async function main() {
