@@ -21,6 +21,8 @@ const LAYERS = [
   // features, in the order money flows (DESIGN §8–§11), then the ones they build on
   'dashboards', // reads the money features below it (line items, payouts, transfers, balances, products)
   'statements',
+  // DESIGN §15: the scheduler drives the payout engine (payouts never imports it)
+  'payout-schedule',
   'payouts',
   'transfers',
   'events', // the delivery engine of outbound events: it reads features, features never import it

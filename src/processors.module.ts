@@ -11,6 +11,8 @@ import { JobsModule } from './jobs/jobs.module';
 import { LineItemsModule } from './line-items/line-items.module';
 import { RecalculationProcessor } from './line-items/recalculation.processor';
 import { PayoutMaintenanceProcessor } from './payouts/payout-maintenance.processor';
+import { PayoutScheduleModule } from './payout-schedule/payout-schedule.module';
+import { PayoutScheduleProcessor } from './payout-schedule/payout-schedule.processor';
 import { PayoutsModule } from './payouts/payouts.module';
 import { PayoutsProcessor } from './payouts/payouts.processor';
 import { TransferMaintenanceProcessor, TransfersProcessor } from './transfers/transfers.processor';
@@ -22,13 +24,22 @@ import { TransfersModule } from './transfers/transfers.module';
  * the worker, the API unless QUEUE_PROCESSORS=false, the CLI only with QUEUE_PROCESSORS=true.
  */
 @Module({
-  imports: [IngestionModule, LineItemsModule, PayoutsModule, TransfersModule, JobsModule, EventsModule],
+  imports: [
+    IngestionModule,
+    LineItemsModule,
+    PayoutsModule,
+    PayoutScheduleModule,
+    TransfersModule,
+    JobsModule,
+    EventsModule,
+  ],
   providers: [
     IngestionProcessor,
     InboxMaintenanceProcessor,
     RecalculationProcessor,
     PayoutsProcessor,
     PayoutMaintenanceProcessor,
+    PayoutScheduleProcessor,
     TransfersProcessor,
     TransferMaintenanceProcessor,
     JobsMaintenanceProcessor,
