@@ -16,10 +16,13 @@ export function nextPayoutSchedule(
   const fields: Record<string, string[]> = {};
   const weekly = input.frequency === 'weekly' || input.frequency === 'biweekly';
   if (weekly && (input.dayOfWeek === undefined || input.dayOfWeek === null))
-    fields['payoutSchedule.dayOfWeek'] = [`dayOfWeek (1–7, Monday = 1) is required for ${input.frequency}`];
+    fields['payoutSchedule.dayOfWeek'] = [
+      `payoutSchedule.dayOfWeek (1–7, Monday = 1) is required for ${input.frequency}`,
+    ];
   if (input.frequency === 'monthly' && (input.dayOfMonth === undefined || input.dayOfMonth === null))
-    fields['payoutSchedule.dayOfMonth'] = ['dayOfMonth (1–28) is required for monthly'];
-  if (Object.keys(fields).length > 0) throw new ValidationError('payoutSchedule is incomplete', { fields });
+    fields['payoutSchedule.dayOfMonth'] = ['payoutSchedule.dayOfMonth (1–28) is required for monthly'];
+  if (Object.keys(fields).length > 0)
+    throw new ValidationError(Object.values(fields).flat().join('; '), { fields });
   const dayOfWeek = weekly ? (input.dayOfWeek ?? null) : null;
   const dayOfMonth = input.frequency === 'monthly' ? (input.dayOfMonth ?? null) : null;
   const before = payoutScheduleFrom(stored);

@@ -19,12 +19,33 @@ describe('payouts on a schedule (e2e)', () => {
   const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   const isoWeekday = (ms: number) => ((new Date(ms).getUTCDay() + 6) % 7) + 1;
   const tick = () => t.app.get(PayoutScheduler).tickNow(30_000);
-  const moveTo = (ms: number) => t.clock.advance(ms - t.clock.now().getTime());
+  const runsOf = async (s: TestShop, query = '') => {
+    const res = await t.api.get(`/v1/payouts/runs${query}`, { token: s.token });
+    if (res.status !== 200) throw new Error(`GET /v1/payouts/runs: ${res.status} ${res.text}`);
+    return res.body as {
+      total: number;
+      runs: Array<{
+        dueDate: string;
+        vendors: Array<{ vendorName: string; batchId: string | null }>;
+        [k: string]: unknown;
+      }>;
+    };
+  };
+  const signedIn: TestShop[] = [];
+  /** Moves the clock, then signs every shop in again (a token expires with the moved clock). */
+  const moveTo = async (ms: number) => {
+    t.clock.advance(ms - t.clock.now().getTime());
+    for (const s of signedIn) {
+      const res = await t.api.post('/v1/authenticate', { apiKey: s.apiKey, shopDomain: s.shopDomain });
+      s.token = res.body.token;
+    }
+  };
 
   beforeAll(async () => {
     t = await startApp();
     shop = await createShop(t, 'sched');
     other = await createShop(t, 'sched-other');
+    signedIn.push(shop, other);
   }, 240_000);
   afterAll(() => t.close());
 
@@ -127,9 +148,9 @@ describe('payouts on a schedule (e2e)', () => {
     });
 
     // before the due date: no run
-    moveTo(d1 - HOUR);
+    await moveTo(d1 - HOUR);
     await tick();
-    expect((await t.api.get('/v1/payouts/runs', { token: shop.token })).body.total).toBe(0);
+    expect((await runsOf(shop)).total).toBe(0);
 
     // eligibility before the run: the oracle of each reason
     const elig = async (id: string) =>
@@ -146,13 +167,16 @@ describe('payouts on a schedule (e2e)', () => {
       nextPayout: { estimatedAmount: 0, net: 60 },
     });
     expect(await elig(gamma._id)).toMatchObject({ eligible: false, reasons: ['paused'] });
-    expect(await elig(delta._id)).toMatchObject({ eligible: false, reasons: ['no_payout_method'] });
+    expect(await elig(delta._id)).toMatchObject({
+      eligible: false,
+      reasons: ['below_minimum', 'no_payout_method'], // 15.00 < the shop's 20.00, and no method
+    });
 
     // the due date comes: one run, d1
-    moveTo(d1 + HOUR);
+    await moveTo(d1 + HOUR);
     await tick();
     await tick(); // a second tick changes nothing
-    const runs = await t.api.get('/v1/payouts/runs', { token: shop.token });
+    const runs = { body: await runsOf(shop) };
     expect(runs.body.total).toBe(1);
     const run1 = runs.body.runs[0];
     expect(run1).toMatchObject({ dueDate: ymd(d1), state: 'completed', holdDays: 3, minimumPayout: 20 });
@@ -182,7 +206,7 @@ describe('payouts on a schedule (e2e)', () => {
     expect(betaBatch.body).toMatchObject({ status: 'below_minimum', total: 0 });
 
     // a manual batch in between (alpha, up to d1 + 1): pays the held 40 less the 10 refund, once
-    moveTo(d1 + 2 * DAY);
+    await moveTo(d1 + 2 * DAY);
     const manual = await t.api.post(
       '/v1/payouts/batches',
       { vendorId: alpha._id, until: ymd(d1 + DAY) },
@@ -199,12 +223,12 @@ describe('payouts on a schedule (e2e)', () => {
 
     // beta earns 50 more; the next due date pays its 110 (≥ 100) and nothing of alpha again
     await seedOrder(t, shop, { createdAt: at(d1 + DAY), lines: [{ vendor: beta.vendorName, price: 50 }] });
-    moveTo(d2 - HOUR);
+    await moveTo(d2 - HOUR);
     await tick();
-    expect((await t.api.get('/v1/payouts/runs', { token: shop.token })).body.total).toBe(1);
-    moveTo(d2 + HOUR);
+    expect((await runsOf(shop)).total).toBe(1);
+    await moveTo(d2 + HOUR);
     await tick();
-    const after = await t.api.get('/v1/payouts/runs', { token: shop.token });
+    const after = { body: await runsOf(shop) };
     expect(after.body.runs.map((r: { dueDate: string }) => r.dueDate)).toEqual([ymd(d2), ymd(d1)]);
     const run2 = after.body.runs[0];
     expect(byName(run2, alpha.vendorName)).toBeUndefined();
@@ -273,6 +297,7 @@ describe('payouts on a schedule (e2e)', () => {
 
   it('monthly: fires on its day of the month, and not the day before', async () => {
     const s = await createShop(t, 'sched-monthly');
+    signedIn.push(s);
     t.clock.reset();
     const put = await t.api.put(
       '/v1/shop/settings',
@@ -289,23 +314,20 @@ describe('payouts on a schedule (e2e)', () => {
     const now = t.clock.now();
     const first = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
     const second = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 1);
-    const dueDates = async () =>
-      ((await t.api.get('/v1/payouts/runs', { token: s.token })).body.runs as Array<{ dueDate: string }>).map(
-        (r) => r.dueDate,
-      );
-    moveTo(first - HOUR);
+    const dueDates = async () => ((await runsOf(s)).runs as Array<{ dueDate: string }>).map((r) => r.dueDate);
+    await moveTo(first - HOUR);
     await tick();
     expect(await dueDates()).toEqual([]);
-    moveTo(first + HOUR);
+    await moveTo(first + HOUR);
     await tick();
     expect(await dueDates()).toEqual([ymd(first)]);
-    moveTo(second - HOUR);
+    await moveTo(second - HOUR);
     await tick();
     expect(await dueDates()).toEqual([ymd(first)]);
-    moveTo(second + HOUR);
+    await moveTo(second + HOUR);
     await tick();
     expect(await dueDates()).toEqual([ymd(second), ymd(first)]);
-    const run = (await t.api.get('/v1/payouts/runs', { token: s.token })).body.runs[1];
+    const run = (await runsOf(s)).runs[1];
     expect(run.totals).toMatchObject({ paid: 12.34, paidBatches: 1 });
   });
 
