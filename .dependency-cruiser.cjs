@@ -23,6 +23,8 @@ const LAYERS = [
   // DESIGN §14: issued documents; read payout batches, line items, shops' legal settings, tax profiles below
   'documents',
   'statements',
+  // DESIGN §15: the scheduler drives the payout engine (payouts never imports it)
+  'payout-schedule',
   'payouts',
   'transfers',
   'events', // the delivery engine of outbound events: it reads features, features never import it

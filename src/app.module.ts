@@ -20,6 +20,7 @@ import { MerchantKeysModule } from './merchant-keys/merchant-keys.module';
 import { VendorApiKeysModule } from './vendor-keys/vendor-api-keys.module';
 import { OpsModule } from './ops/ops.module';
 import { OrdersModule } from './orders/orders.module';
+import { PayoutScheduleModule } from './payout-schedule/payout-schedule.module';
 import { PayoutsModule } from './payouts/payouts.module';
 import { DashboardsModule } from './dashboards/dashboards.module';
 import { DocumentsModule } from './documents/documents.module';
@@ -66,6 +67,7 @@ export const FEATURE_MODULES = [
   IngestionModule,
   FulfillmentsModule,
   PayoutsModule,
+  PayoutScheduleModule,
   DashboardsModule,
   StatementsModule,
   DocumentsModule,

@@ -13,6 +13,8 @@ import { JobsModule } from './jobs/jobs.module';
 import { LineItemsModule } from './line-items/line-items.module';
 import { RecalculationProcessor } from './line-items/recalculation.processor';
 import { PayoutMaintenanceProcessor } from './payouts/payout-maintenance.processor';
+import { PayoutScheduleModule } from './payout-schedule/payout-schedule.module';
+import { PayoutScheduleProcessor } from './payout-schedule/payout-schedule.processor';
 import { PayoutsModule } from './payouts/payouts.module';
 import { PayoutsProcessor } from './payouts/payouts.processor';
 import { TransferMaintenanceProcessor, TransfersProcessor } from './transfers/transfers.processor';
@@ -28,6 +30,7 @@ import { TransfersModule } from './transfers/transfers.module';
     IngestionModule,
     LineItemsModule,
     PayoutsModule,
+    PayoutScheduleModule,
     TransfersModule,
     JobsModule,
     EventsModule,
@@ -39,6 +42,7 @@ import { TransfersModule } from './transfers/transfers.module';
     RecalculationProcessor,
     PayoutsProcessor,
     PayoutMaintenanceProcessor,
+    PayoutScheduleProcessor,
     TransfersProcessor,
     TransferMaintenanceProcessor,
     JobsMaintenanceProcessor,

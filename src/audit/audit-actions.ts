@@ -30,6 +30,8 @@ export const AUDIT_ACTIONS = [
   'vendor.deactivate',
   // DESIGN §14: the vendor's tax profile (tax id and date of birth masked in the snapshots)
   'vendor.tax_profile.update',
+  // DESIGN §15: the vendor's payout settings (paused, its own hold and minimum)
+  'vendor.payout_settings.update',
   'user.create',
   'user.update',
   'user.delete',

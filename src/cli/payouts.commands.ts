@@ -1,6 +1,8 @@
 import { shopScope } from '../common/tenancy';
 import { toPayoutBatchResponse } from '../payouts/payout.mapper';
+import { PayoutScheduler } from '../payout-schedule/payout-scheduler.service';
 import { PayoutEngine } from '../payouts/payout-engine.service';
+import { ShopSettingsService } from '../shops/shop-settings.service';
 import { ShopsService } from '../shops/shops.service';
 import { CliCommand, optionalString, requireString } from './cli-command';
 import { NO_PROGRESS } from './progress';
@@ -49,6 +51,23 @@ export const payoutsCommands: CliCommand[] = [
       } finally {
         bar.stop();
       }
+    },
+  },
+  {
+    name: 'payouts:schedule',
+    description:
+      "The shop's payout schedule and its next due dates (DESIGN §15); prints {shopDomain, payoutSchedule, " +
+      'nextDueDates} (the next 5, UTC days; empty for manual).',
+    options: [{ flags: '--domain <domain>', description: "the shop's domain", required: true }],
+    run: async (app, args) => {
+      const shop = await app.get(ShopsService).getByDomain(requireString(args, 'domain'));
+      const scope = shopScope(String(shop._id));
+      const settings = await app.get(ShopSettingsService).get(scope);
+      return {
+        shopDomain: shop.domain,
+        payoutSchedule: settings.payoutSchedule,
+        nextDueDates: await app.get(PayoutScheduler).nextDueDates(String(shop._id), 5),
+      };
     },
   },
 ];

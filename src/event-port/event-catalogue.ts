@@ -132,6 +132,13 @@ export const EVENT_CATALOGUE = {
     emitted: true,
     merchant: false,
   },
+  'payout_run.completed': {
+    description:
+      "A scheduled payout run (DESIGN §15) completed: every vendor's batch settled (or the vendor skipped), with the run's totals (paid, carried forward, below the minimum).",
+    object: 'PayoutRunDto',
+    emitted: true,
+    merchant: false,
+  },
   'payout_adjustment.created': {
     description: 'A payout adjustment was created.',
     object: 'PayoutAdjustmentDto',

@@ -24,7 +24,8 @@ export class BatchDecisions {
 
   /**
    * Step 2: the net of what the batch holds and the vendor's UNPAID adjustments up to the cut-off;
-   * positive → pay, else carry forward. Stored before anything is paid or released, a pay decision
+   * positive and at least the batch's minimum → pay, else carry forward (a positive net below the
+   * minimum settles `below_minimum`). Stored before anything is paid or released, a pay decision
    * with the adjustments (and amounts) it netted.
    */
   async decide(
@@ -39,11 +40,12 @@ export class BatchDecisions {
       this.adjustments.listPayable(scope, batch.vendorId, batch.cutoff),
     ]);
     const net = heldNet(held, adjustments);
+    const pay = net > 0 && net >= (batch.minimumPayout ?? 0);
     const decided = await this.batches.decide(scope, batch._id, leaseId, {
-      decision: net > 0 ? 'pay' : 'carry',
+      decision: pay ? 'pay' : 'carry',
       net,
       openingBalance,
-      decidedAdjustments: net > 0 ? adjustments.map((a) => ({ _id: a._id, amount: a.amount })) : null,
+      decidedAdjustments: pay ? adjustments.map((a) => ({ _id: a._id, amount: a.amount })) : null,
     });
     if (!decided || decided.leaseId !== leaseId) throw new Error('The run lost its lease while deciding');
     return decided;

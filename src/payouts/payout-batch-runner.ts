@@ -136,7 +136,7 @@ export class PayoutBatchRunner {
       }
       const settled =
         decided.decision === 'pay' ? await this.pay(scope, batch, id) : await this.carry(scope, id);
-      const status = decided.decision === 'pay' ? 'completed' : 'carried_forward';
+      const status = settledStatus(decided);
       const closingBalance = status === 'completed' ? 0 : (decided.net ?? 0);
       const totals: BatchTotals = { ...settled.totals, closingBalance };
       // Into the vendor's balance exactly once (a resumed run finds it applied), then settled.
@@ -155,13 +155,14 @@ export class PayoutBatchRunner {
       if (!done) throw new Error('The run lost its lease before completing');
       await this.balances.unlock(scope, batch.vendorId, batch._id);
       this.metrics?.batchSettled(scope.shopId, status, totals.refundTotal);
-      if (status === 'carried_forward') {
+      if (status !== 'completed') {
         await this.audit?.platformEvents(scope, 'payout_batch.carry_forward', [
           {
             resource: { type: 'payout_batch', id: id },
             after: {
               vendorId: batch.vendorId,
               periodEnd: batch.periodEnd,
+              status,
               net: decided.net,
               openingBalance: decided.openingBalance,
               closingBalance,
@@ -276,4 +277,10 @@ export class PayoutBatchRunner {
     }
     await this.balances.renew(scope, batch.vendorId, batch._id, until);
   }
+}
+
+/** A decided batch's settled status: paid, carried forward (net ≤ 0) or below the minimum (DESIGN §15). */
+function settledStatus(decided: PayoutBatch): 'completed' | 'carried_forward' | 'below_minimum' {
+  if (decided.decision === 'pay') return 'completed';
+  return (decided.net ?? 0) > 0 ? 'below_minimum' : 'carried_forward';
 }

@@ -4,14 +4,26 @@ import { auditOutboxPlugin } from '../audit/audit-outbox';
 
 /**
  * queued → running → completed (a positive net, paid) or carried_forward (a net of zero or below:
- * nothing paid, every row stays due for the next batch, DESIGN §8); a failed run goes back to queued
+ * nothing paid, every row stays due for the next batch, DESIGN §8) or below_minimum (a positive net
+ * below the batch's `minimumPayout`: nothing paid, every row stays due, DESIGN §15); a failed run goes back to queued
  * while the job has attempts left, else to failed. A later trigger of the same vendor and period
  * runs a failed batch again.
  */
-export const BATCH_STATUSES = ['queued', 'running', 'completed', 'carried_forward', 'failed'] as const;
+export const BATCH_STATUSES = [
+  'queued',
+  'running',
+  'completed',
+  'carried_forward',
+  'below_minimum',
+  'failed',
+] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 /** A batch in one of these statuses is done: never run again. */
-export const SETTLED_BATCH_STATUSES: readonly BatchStatus[] = ['completed', 'carried_forward'];
+export const SETTLED_BATCH_STATUSES: readonly BatchStatus[] = [
+  'completed',
+  'carried_forward',
+  'below_minimum',
+];
 export const isSettled = (status: BatchStatus): boolean => SETTLED_BATCH_STATUSES.includes(status);
 /** A run's decision, stored before any row is paid or released so a resumed run finishes it. */
 export const BATCH_DECISIONS = ['pay', 'carry'] as const;
@@ -50,6 +62,12 @@ export class PayoutBatch {
 
   @Prop({ type: String, enum: BATCH_STATUSES, default: 'queued' })
   status!: BatchStatus;
+
+  /**
+   * A positive net below this pays nothing (`below_minimum`, DESIGN §15): a scheduled run sets the
+   * vendor's minimum; 0 (every positive net is paid) for a triggered batch.
+   */
+  @Prop({ type: Number, default: 0 }) minimumPayout!: number;
 
   @Prop({ type: Number, default: 0 }) lineItemCount!: number;
   @Prop({ type: Number, default: 0 }) lineItemTotal!: number;

@@ -47,7 +47,7 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
   async findOrCreate(
     scope: ShopScope,
     key: { vendorId: Types.ObjectId; periodEnd: string },
-    init: { vendorName: string; cutoff: Date },
+    init: { vendorName: string; cutoff: Date; minimumPayout?: number },
     created?: { _id: Types.ObjectId; stamp: AuditStamp; event: AuditRecord } | null,
   ): Promise<PayoutBatch> {
     const filter = this.scoped(scope, key);
@@ -181,7 +181,7 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
     leaseId: string,
     totals: BatchTotals,
     at: Date,
-    status: 'completed' | 'carried_forward' = 'completed',
+    status: 'completed' | 'carried_forward' | 'below_minimum' = 'completed',
   ): Promise<PayoutBatch | null> {
     return this.model
       .findOneAndUpdate(

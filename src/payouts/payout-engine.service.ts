@@ -86,7 +86,7 @@ export class PayoutEngine {
    */
   async trigger(
     scope: ShopScope,
-    input: { vendorId?: string; until: string },
+    input: { vendorId?: string; until: string; minimumPayout?: number },
     audit?: BatchAudit | null,
   ): Promise<PayoutBatch[]> {
     const batches = await this.prepare(scope, input, audit);
@@ -194,7 +194,7 @@ export class PayoutEngine {
   /** Finds or creates the batch of each payable vendor the trigger covers. */
   private async prepare(
     scope: ShopScope,
-    input: { vendorId?: string; until: string },
+    input: { vendorId?: string; until: string; minimumPayout?: number },
     audit?: BatchAudit | null,
   ): Promise<PayoutBatch[]> {
     const cutoff = dayEnd(input.until);
@@ -220,7 +220,7 @@ export class PayoutEngine {
       let batch = await this.batches.findOrCreate(
         scope,
         { vendorId: v._id, periodEnd: input.until },
-        { vendorName: v.vendorName, cutoff },
+        { vendorName: v.vendorName, cutoff, minimumPayout: input.minimumPayout ?? 0 },
         audit && event ? { _id, stamp: audit.stamp, event } : null,
       );
       if (batch.status === 'failed') batch = (await this.batches.requeue(scope, batch._id)) ?? batch;

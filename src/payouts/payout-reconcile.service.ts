@@ -99,13 +99,17 @@ export class PayoutReconcileService {
       if (b.status === 'carried_forward' && (b.total !== 0 || (b.net ?? 0) > 0)) {
         differences.push(`carried-forward batch ${String(b._id)} paid ${b.total} of a net ${b.net}`);
       }
+      if (b.status === 'below_minimum' && (b.total !== 0 || !((b.net ?? 0) > 0))) {
+        differences.push(`below-minimum batch ${String(b._id)} paid ${b.total} of a net ${b.net}`);
+      }
     }
     const paidToDate = fromCents(stored?.paidToDateCents ?? 0);
     if (paidToDate !== paidByBatches) {
       differences.push(`maintained paidToDate ${paidToDate} but the batches paid ${paidByBatches}`);
     }
     const last = batches[0];
-    const expectedCarried = last?.status === 'carried_forward' ? (last.net ?? 0) : 0;
+    const carries = last?.status === 'carried_forward' || last?.status === 'below_minimum';
+    const expectedCarried = carries ? (last.net ?? 0) : 0;
     const carriedForward = stored?.carriedForward ?? 0;
     if (carriedForward !== expectedCarried) {
       differences.push(

@@ -27,6 +27,7 @@ import { VendorReportV1Controller } from './vendor-report.v1.controller';
 import { EventSinkModule } from '../event-port/event-sink';
 import { BalanceWatch } from './balance-watch';
 import { PayoutEvents } from './payout-events';
+import { PayoutEstimator } from './payout-estimate';
 
 /**
  * Payout rows and batches. Line items, adjustments and vendors are read (and marked paid) through
@@ -64,6 +65,7 @@ import { PayoutEvents } from './payout-events';
     PayoutReconcileService,
     VendorMoneyService,
     VendorPayoutsService,
+    PayoutEstimator,
     {
       provide: PayoutEngineOptions,
       inject: [jobsConfig.KEY],
@@ -79,6 +81,7 @@ import { PayoutEvents } from './payout-events';
     PayoutBatchesRepository,
     VendorBalanceService,
     PayoutReconcileService,
+    PayoutEstimator,
   ],
 })
 export class PayoutsModule {}

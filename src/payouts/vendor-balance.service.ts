@@ -52,7 +52,7 @@ export class VendorBalanceService {
       carriedForward: stored?.carriedForward ?? 0,
       lastBatch: last && {
         batchId: String(last.batchId),
-        status: last.status as 'completed' | 'carried_forward',
+        status: last.status as 'completed' | 'carried_forward' | 'below_minimum',
         periodEnd: last.periodEnd,
         total: last.total,
         net: last.net,

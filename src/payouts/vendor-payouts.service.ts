@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { ForbiddenError } from '../common/errors';
 import { money, round2, sumAmounts } from '../common/money';
@@ -16,6 +16,7 @@ import type {
   PayoutTransactionDto,
   PayoutTransactionsPageDto,
 } from './dto/vendor-payouts.dto';
+import { NextPayoutPort } from './next-payout.port';
 import { VendorBalanceService } from './vendor-balance.service';
 
 /**
@@ -30,6 +31,7 @@ export class VendorPayoutsService {
     private readonly balances: VendorBalanceService,
     private readonly providers: PayoutProvidersService,
     @Inject(authConfig.KEY) private readonly auth: AuthConfig,
+    @Optional() private readonly nextPayouts?: NextPayoutPort,
   ) {}
 
   async transactions(scope: ShopScope, q: CursorPageQueryDto): Promise<PayoutTransactionsPageDto> {
@@ -50,11 +52,12 @@ export class VendorPayoutsService {
    */
   async summary(scope: ShopScope): Promise<PayoutSummaryDto> {
     const vendorId = vendorOf(scope);
-    const [sums, latest, balance, currency] = await Promise.all([
+    const [sums, latest, balance, currency, nextPayout] = await Promise.all([
       this.transfers.sums(scope, vendorId, ['paid', 'reversed']),
       this.transfers.latest(scope, vendorId, 'paid'),
       this.balances.get(scope, String(vendorId)),
       this.providers.currency(scope),
+      this.nextPayouts?.forVendor(scope, String(vendorId)) ?? null,
     ]);
     return {
       totalReceived: receivedTotal(sums),
@@ -65,8 +68,8 @@ export class VendorPayoutsService {
         date: (latest.settledAt ?? latest.createdAt).toISOString(),
         batchId: String(latest.batchId),
       },
-      // No payout schedule exists yet (DESIGN §15 is to come): batches run when the shop triggers them.
-      nextPayout: null,
+      // The payout schedule's answer (DESIGN §15): null when the shop pays by hand or the vendor is paused.
+      nextPayout: nextPayout ?? null,
     };
   }
 }

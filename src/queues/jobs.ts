@@ -41,6 +41,8 @@ export const Jobs = {
   SweepDeliveries: 'sweep-deliveries',
   /** Delete processed webhook deliveries past the retention period (ingestion; repeatable). */
   PurgeDeliveries: 'purge-deliveries',
+  /** Open the payout runs whose due date came and work pending or lapsed runs (payout-schedule; repeatable). */
+  TickPayoutSchedule: 'tick-payout-schedule',
   /** Resume payout batches whose run lease lapsed or whose job vanished (payouts; repeatable). */
   SweepPayoutBatches: 'sweep-payout-batches',
   /** Delete finished job records past the retention period (jobs; repeatable). */
@@ -141,6 +143,7 @@ export interface JobCatalog {
   [Jobs.SweepDeliveries]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
   [Jobs.PurgeDeliveries]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
   [Jobs.SweepPayoutBatches]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
+  [Jobs.TickPayoutSchedule]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
   [Jobs.PurgeJobRecords]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
   [Jobs.RepairAuditTrail]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
   [Jobs.PurgeIdempotencyKeys]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };

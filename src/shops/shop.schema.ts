@@ -2,6 +2,7 @@ import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { HydratedDocument, Types } from 'mongoose';
 import { auditOutboxPlugin } from '../audit/audit-outbox';
 import type { LegalAddress } from '../common/legal/legal-address.dto';
+import { PayoutScheduleSettings, PayoutScheduleSettingsSchema } from './payout-schedule.schema';
 
 /** Per-shop figures that feed the money calculation (DESIGN §6); all default to 0 / false. */
 @Schema({ _id: false })
@@ -16,6 +17,9 @@ export class ShopSettings {
   payShippingToVendor!: boolean;
   @Prop({ type: Boolean, default: false })
   payTaxToVendor!: boolean;
+  /** Payouts skip vendors whose tax profile is incomplete (DESIGN §15, `tax_profile_incomplete`). */
+  @Prop({ type: Boolean, default: false })
+  requireCompleteTaxProfile!: boolean;
   /** Which StorePlatform adapter creates fulfillments: `local` (default) or `shopify`. */
   @Prop({ type: String, default: 'local' })
   platform!: string;
@@ -99,6 +103,10 @@ export class Shop {
   @Prop({ type: ShopLegalSchema, default: undefined })
   legal?: ShopLegal;
 
+  /** The payout schedule (DESIGN §15); absent until first set. */
+  @Prop({ type: PayoutScheduleSettingsSchema, default: undefined })
+  payoutSchedule?: PayoutScheduleSettings;
+
   /**
    * Refunds stored before their order arrived and not applied yet (refunds feature). Ingestion
    * reads the shop anyway: only while this is above 0 does a new order look its refunds up.
@@ -113,3 +121,5 @@ export class Shop {
 export type ShopDocument = HydratedDocument<Shop>;
 export const ShopSchema = SchemaFactory.createForClass(Shop);
 ShopSchema.plugin(auditOutboxPlugin);
+// The payout scheduler's cross-shop read: shops whose next due date has come (manual: null).
+ShopSchema.index({ 'payoutSchedule.nextDueAt': 1 });

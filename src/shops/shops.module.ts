@@ -11,6 +11,7 @@ import { ShopProfileService } from './shop-profile.service';
 import { ShopProfileV1Controller } from './shop-profile.v1.controller';
 import { ShopSettingsService } from './shop-settings.service';
 import { ShopSettingsV1Controller } from './shop-settings.v1.controller';
+import { PayoutSchedulesRepository } from './payout-schedules.repository';
 import { ShopsRepository } from './shops.repository';
 import { ShopsService } from './shops.service';
 
@@ -27,7 +28,15 @@ import { ShopsService } from './shops.service';
     ShopLegalRepository,
     ShopLegalService,
     ShopLegalSecretsRotation,
+    PayoutSchedulesRepository,
   ],
-  exports: [ShopsService, ShopsRepository, ShopSecretsService, ShopLegalService, ShopLegalSecretsRotation],
+  exports: [
+    ShopsService,
+    ShopsRepository,
+    ShopSecretsService,
+    ShopLegalService,
+    ShopLegalSecretsRotation,
+    PayoutSchedulesRepository,
+  ],
 })
 export class ShopsModule {}

@@ -100,6 +100,7 @@ import { VendorTransfersRepository } from './vendor-transfers.repository';
     PayoutProviderSecretsService,
     PayoutProvidersService,
     VendorTransfersRepository,
+    PayoutMethodsRepository,
   ],
 })
 export class TransfersModule {}

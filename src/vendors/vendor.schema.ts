@@ -24,6 +24,18 @@ export class VendorProfileEntry {
 }
 export const VendorProfileEntrySchema = SchemaFactory.createForClass(VendorProfileEntry);
 
+/**
+ * A vendor's own payout settings (DESIGN §15): `paused` keeps it out of scheduled runs; `holdDays` and
+ * `minimumPayout` override the shop schedule's (null: the shop's). Absent until first set.
+ */
+@Schema({ _id: false })
+export class VendorPayoutSettings {
+  @Prop({ type: Boolean, default: false }) paused!: boolean;
+  @Prop({ type: Number, default: null }) holdDays!: number | null;
+  @Prop({ type: Number, default: null }) minimumPayout!: number | null;
+}
+export const VendorPayoutSettingsSchema = SchemaFactory.createForClass(VendorPayoutSettings);
+
 /** A vendor of one shop. `vendorName` is stored trimmed and lowercased and is unique per shop. */
 @Schema({ collection: 'vendors', timestamps: true })
 export class Vendor implements AuditOutboxFields {
@@ -50,6 +62,9 @@ export class Vendor implements AuditOutboxFields {
 
   @Prop({ type: [VendorProfileEntrySchema], default: [] })
   profile!: VendorProfileEntry[];
+
+  @Prop({ type: VendorPayoutSettingsSchema, default: undefined })
+  payoutSettings?: VendorPayoutSettings;
 
   createdAt!: Date;
   updatedAt!: Date;

@@ -8,7 +8,7 @@ import { ShopScope, toObjectId } from '../common/tenancy';
 import { TenantRepository } from '../database/tenant-repository';
 import { ModelOutbox, outboxOnInsert, withOutbox } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
-import { Vendor } from './vendor.schema';
+import { Vendor, VendorPayoutSettings } from './vendor.schema';
 
 /** What other features read of a vendor: its name, commission terms and active flag. */
 export type VendorSummary = Pick<
@@ -141,6 +141,36 @@ export class VendorsRepository extends TenantRepository<Vendor> {
 
   page(scope: ShopScope, window: CursorWindow, filter: { active?: boolean }): Promise<CursorRows<Vendor>> {
     return this.cursorPage(scope, { active: valueOrAny(filter.active, [true, false]) }, window);
+  }
+
+  /** The payout settings of several vendors (a scheduled run's vendors), by id. */
+  payoutSettingsOf(
+    scope: ShopScope,
+    ids: Types.ObjectId[],
+  ): Promise<Array<Pick<Vendor, '_id' | 'vendorName' | 'payoutSettings'>>> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.model
+      .find(this.scoped(scope, { _id: { $in: ids } }), { vendorName: 1, payoutSettings: 1 })
+      .lean<Array<Pick<Vendor, '_id' | 'vendorName' | 'payoutSettings'>>>()
+      .exec();
+  }
+
+  /** Replaces a vendor's payout settings (DESIGN §15), audited in the same write; null: not the shop's. */
+  setPayoutSettings(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    settings: VendorPayoutSettings,
+    stamp: AuditStamp | null,
+    event: AuditRecord | null,
+  ): Promise<Vendor | null> {
+    return this.model
+      .findOneAndUpdate(
+        this.scoped(scope, { _id: id }),
+        withOutbox({ $set: { payoutSettings: settings } }, stamp, event),
+        { new: true },
+      )
+      .lean<Vendor>()
+      .exec();
   }
 }
 

@@ -45,7 +45,7 @@ export class FakePayoutBatchesRepository
   async findOrCreate(
     scope: ShopScope,
     key: { vendorId: Types.ObjectId; periodEnd: string },
-    init: { vendorName: string; cutoff: Date },
+    init: { vendorName: string; cutoff: Date; minimumPayout?: number },
   ): Promise<PayoutBatch> {
     const found = this.live(scope).find((b) => matchesAll(b, key));
     if (found) return { ...found };
@@ -54,6 +54,7 @@ export class FakePayoutBatchesRepository
       _id: new Types.ObjectId(),
       shopId: new Types.ObjectId(scope.shopId),
       ...key,
+      minimumPayout: 0,
       ...init,
       status: 'queued',
       lineItemCount: 0,

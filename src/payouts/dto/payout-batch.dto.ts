@@ -68,7 +68,8 @@ export class PayoutBatchDto {
     enum: BATCH_STATUSES,
     description:
       'queued → running → completed (a positive net, paid) or carried_forward (a net of zero or below: ' +
-      'nothing paid, every row stays due for the next batch); `failed` after the last automatic retry ' +
+      'nothing paid, every row stays due for the next batch) or below_minimum (a scheduled batch whose positive ' +
+      'net is below the minimum payout: nothing paid, every row stays due); `failed` after the last automatic retry ' +
       '(trigger again to resume)',
     example: 'completed',
   })

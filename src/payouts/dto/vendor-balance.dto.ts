@@ -4,7 +4,7 @@ import { BATCH_STATUSES } from '../payout-batch.schema';
 export class LastBatchDto {
   @ApiProperty({ example: '6742c1d2e3f4a5b6c7d8e9f0' })
   batchId!: string;
-  @ApiProperty({ enum: ['completed', 'carried_forward'], example: 'carried_forward' })
+  @ApiProperty({ enum: ['completed', 'carried_forward', 'below_minimum'], example: 'carried_forward' })
   status!: (typeof BATCH_STATUSES)[number];
   @ApiProperty({ description: 'The `until` day the batch settled up to', example: '2026-11-20' })
   periodEnd!: string;

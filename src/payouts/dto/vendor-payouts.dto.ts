@@ -52,7 +52,9 @@ export class PayoutSummaryDto {
   @ApiProperty({
     type: NextPayoutDto,
     nullable: true,
-    description: 'Null: payouts run when the shop triggers a batch (no payout schedule exists yet)',
+    description:
+      "The next scheduled run's date and what it would pay for the rows known now (0 below the minimum or at a " +
+      'net of zero or below). Null: the shop pays by hand (schedule `manual`) or the vendor is paused.',
   })
   nextPayout!: NextPayoutDto | null;
 }

@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsOptional, ValidateNested } from 'class-validator';
 import { IsAmount } from '../../common/http/validators';
+import { PayoutScheduleDto, PayoutScheduleInputDto } from './payout-schedule.dto';
 
 const rate = (description: string, example: number) =>
   ApiPropertyOptional({
@@ -39,6 +41,24 @@ export class UpdateShopSettingsDto {
   @IsOptional()
   @IsBoolean()
   payTaxToVendor?: boolean;
+
+  @ApiPropertyOptional({
+    description:
+      'Payouts skip vendors whose tax profile is incomplete (eligibility reason `tax_profile_incomplete`)',
+    example: false,
+  })
+  @IsOptional()
+  @IsBoolean()
+  requireCompleteTaxProfile?: boolean;
+
+  @ApiPropertyOptional({
+    type: PayoutScheduleInputDto,
+    description: 'The payout schedule (DESIGN §15), replaced as a whole',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => PayoutScheduleInputDto)
+  payoutSchedule?: PayoutScheduleInputDto;
 }
 
 /** The settings that feed the money calculation (DESIGN §6); all default to 0 / false. */
@@ -53,6 +73,10 @@ export class ShopSettingsDto {
   payShippingToVendor!: boolean;
   @ApiProperty({ example: false })
   payTaxToVendor!: boolean;
+  @ApiProperty({ example: false })
+  requireCompleteTaxProfile!: boolean;
+  @ApiProperty({ type: PayoutScheduleDto })
+  payoutSchedule!: PayoutScheduleDto;
 }
 
 export class ShopSettingsResponseDto {
