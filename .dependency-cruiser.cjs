@@ -20,6 +20,7 @@ const LAYERS = [
   'health',
   // features, in the order money flows (DESIGN §8–§11), then the ones they build on
   'statements',
+  'reports', // the seller tax report: reads line-items and vendors
   'payouts',
   'transfers',
   'events', // the delivery engine of outbound events: it reads features, features never import it

@@ -20,6 +20,7 @@ import { OpsModule } from './ops/ops.module';
 import { OrdersModule } from './orders/orders.module';
 import { PayoutsModule } from './payouts/payouts.module';
 import { StatementsModule } from './statements/statements.module';
+import { ReportsModule } from './reports/reports.module';
 import { ProcessorsModule } from './processors.module';
 import { ProductsModule } from './products/products.module';
 import { QueuesModule } from './queues/queues.module';
@@ -59,6 +60,7 @@ export const FEATURE_MODULES = [
   FulfillmentsModule,
   PayoutsModule,
   StatementsModule,
+  ReportsModule,
   AdjustmentsModule,
   TransfersModule,
   JobsModule,
