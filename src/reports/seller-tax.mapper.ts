@@ -6,13 +6,14 @@ import type { SellerIdentity, SellerIdentityStatus } from './seller-identities';
 const MASK = '••••';
 
 /**
- * A tax id as the report shows it: `••••` and its last 4 characters, or `••••` alone for an id of
- * 4 characters or fewer (it would show whole). Idempotent: a masked id masks to itself.
+ * A tax id as the report shows it: `••••` and the last 4 of its characters (spaces removed), or
+ * `••••` alone for an id shorter than 8 characters, where 4 would give most of it away.
+ * Idempotent: a masked id masks to itself.
  */
 export function maskTaxId(taxId: string | null | undefined): string | null {
-  const id = (taxId ?? '').trim();
+  const id = (taxId ?? '').replace(/\s+/g, '');
   if (!id) return null;
-  return id.length > 4 ? `${MASK}${id.slice(-4)}` : MASK;
+  return id.length >= 8 ? `${MASK}${id.slice(-4)}` : MASK;
 }
 
 /** The identity as the report shows it: the tax id masked, the date of birth reduced to "on file". */

@@ -38,8 +38,8 @@ export class SellerIdentityDto {
     nullable: true,
     maxLength: 64,
     description:
-      'The tax identification number, masked: `••••` and its last 4 characters (an id of 4 characters ' +
-      'or fewer reads `••••`). The full number stays sealed in the tax profile.',
+      'The tax identification number, masked: `••••` and its last 4 characters, spaces removed (an id ' +
+      'shorter than 8 characters reads `••••`). The full number stays sealed in the tax profile.',
     example: '••••6789',
   })
   taxId!: string | null;
