@@ -31,7 +31,7 @@ function sums(rows: TaxRow[]): SellerTaxFigureSums {
   // as the store adds them: doubles, in row order
   return Object.fromEntries(
     FIGURES.map((f) => [f, rows.reduce((n, r) => n + r[f], 0)]),
-  ) as SellerTaxFigureSums;
+  ) as unknown as SellerTaxFigureSums;
 }
 
 /** line_items in memory, summed the way the two aggregations of SellerTaxRowsRepository sum them. */
