@@ -83,7 +83,7 @@ async function timed(path, token, headers = {}) {
   return { ms: performance.now() - t0, status: res.status, body };
 }
 
-module.exports = async function sellerTax() {
+async function sellerTax() {
   const client = await MongoClient.connect(process.env.MONGODB_URI);
   const db = client.db();
   const items = db.collection('line_items');
@@ -163,4 +163,7 @@ module.exports = async function sellerTax() {
       for (const name of ['line_items', 'vendors']) await db.collection(name).deleteMany({ shopId });
     await client.close();
   }
-};
+}
+
+module.exports = sellerTax;
+module.exports.taxRow = taxRow;
