@@ -19,6 +19,7 @@ const LAYERS = [
   'ops',
   'health',
   // features, in the order money flows (DESIGN §8–§11), then the ones they build on
+  'dashboards', // reads the money features below it (line items, payouts, transfers, balances, products)
   'statements',
   'reports', // the seller tax report: reads line-items and vendors
   'payouts',
@@ -34,8 +35,11 @@ const LAYERS = [
   'products',
   'auth',
   'jobs',
+  // DESIGN §14: vendor tax profiles, read by documents, the seller tax report and payout eligibility above
+  'tax-profiles',
   'vendors',
   'merchant-keys',
+  'vendor-keys',
   'users',
   'shops',
   // the port features publish events through (sink, catalogue, fan-out, pending-event marker)
@@ -52,7 +56,7 @@ const LAYERS = [
   'common',
   'config',
 ];
-const FEATURES = LAYERS.slice(LAYERS.indexOf('statements'), LAYERS.indexOf('event-port'));
+const FEATURES = LAYERS.slice(LAYERS.indexOf('dashboards'), LAYERS.indexOf('event-port'));
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const pathOf = (layer) => (layer.endsWith('.ts') ? `^src/${esc(layer)}$` : `^src/${esc(layer)}/`);
 const any = (layers) =>

@@ -52,6 +52,8 @@ echo "== docs links"
 npm run --silent docs:links
 echo "== OpenAPI lint gates (Spectral: spectral:oas + OWASP + .spectral.yaml; Redocly recommended)"
 bash scripts/lint-openapi.sh
+echo "== PDF tools (poppler-utils: the document tests read PDFs with pdftotext)"
+bash scripts/pdftools.sh
 echo "== unit tests"
 npx jest --selectProjects unit --json --outputFile=.data/reports/unit.json
 echo "== services (MongoDB-compatible store and Redis)"

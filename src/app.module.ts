@@ -15,10 +15,13 @@ import { IdempotencyModule } from './idempotency/idempotency.module';
 import { IngestionModule } from './ingestion/ingestion.module';
 import { JobsModule } from './jobs/jobs.module';
 import { LineItemsModule } from './line-items/line-items.module';
+import { RuleImpactModule } from './line-items/rule-impact.module';
 import { MerchantKeysModule } from './merchant-keys/merchant-keys.module';
+import { VendorApiKeysModule } from './vendor-keys/vendor-api-keys.module';
 import { OpsModule } from './ops/ops.module';
 import { OrdersModule } from './orders/orders.module';
 import { PayoutsModule } from './payouts/payouts.module';
+import { DashboardsModule } from './dashboards/dashboards.module';
 import { StatementsModule } from './statements/statements.module';
 import { ReportsModule } from './reports/reports.module';
 import { ProcessorsModule } from './processors.module';
@@ -27,6 +30,7 @@ import { QueuesModule } from './queues/queues.module';
 import { RedisModule } from './redis/redis.module';
 import { RateLimitsModule } from './common/rate-limits/rate-limits.module';
 import { ShopsModule } from './shops/shops.module';
+import { TaxProfilesModule } from './tax-profiles/tax-profiles.module';
 import { TransfersModule } from './transfers/transfers.module';
 import { UsersModule } from './users/users.module';
 import { UserVendorsModule } from './vendors/user-vendors.module';
@@ -49,16 +53,20 @@ export const FEATURE_MODULES = [
   AuthModule,
   ShopsModule,
   MerchantKeysModule,
+  VendorApiKeysModule,
   VendorsModule,
   UserVendorsModule,
+  TaxProfilesModule,
   UsersModule,
   CommissionsModule,
   LineItemsModule,
+  RuleImpactModule,
   ProductsModule,
   OrdersModule,
   IngestionModule,
   FulfillmentsModule,
   PayoutsModule,
+  DashboardsModule,
   StatementsModule,
   ReportsModule,
   AdjustmentsModule,

@@ -14,6 +14,9 @@
 //   - the API's peak RSS                                                              target < 300 MB
 // The floors and the round-trip table come from a second server on BENCH_PORT+1 started with
 // DB_COMMAND_CAPTURE_DIR (capture stays off while latencies are measured).
+// Then issue 30's vendor-surface targets (vendor-surface.js) on the same data.
+// BENCH_SCALE_RULES=on|both seeds commission rules before ingestion (rules.js); `both` reports the
+// ingestion of the shops with and without rules side by side.
 const { mkdtempSync, readdirSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -22,6 +25,8 @@ const { BSON } = require('mongodb');
 const { EJSON } = BSON;
 const harness = require('./harness');
 const { shopifyOrder, sendWebhook, pool, drained } = require('./shopify');
+const rules = require('./rules');
+const vendorSurface = require('./vendor-surface');
 
 const SHOPS = Number(process.env.BENCH_SCALE_SHOPS || 10);
 const ORDERS = Number(process.env.BENCH_SCALE_ORDERS || 20000);
@@ -106,6 +111,7 @@ async function setUpShop(base, n) {
       variants: [{ id: 8_000_000 + n * 1000 + p, sku: `P-${p}`, price: '10.00' }],
     });
   }
+  await rules.storeOrderProducts(shop, VENDORS.map(([name]) => name));
   return { ...shop, vendors, vendorToken: vendorAuth.data.token };
 }
 
@@ -144,6 +150,15 @@ module.exports = async function scale(server) {
   progress(`setting up ${SHOPS} shops`);
   const shops = [];
   for (let n = 0; n < SHOPS; n++) shops.push(await setUpShop(base, n));
+  const seeded = [];
+  for (const [n, shop] of shops.entries()) if (rules.withRules(n)) seeded.push(await rules.seedRules(call, base, shop));
+  // with rules in play, the order products' types are stored before the first order arrives
+  if (rules.MODE !== 'off') await drained('ingestion', 3600_000);
+  if (seeded.length) {
+    const ms = seeded.reduce((a, x) => a + x.ms, 0);
+    const count = seeded.reduce((a, x) => a + x.count, 0);
+    mark(`seeded ${count} commission rules in ${seeded.length} shops (${seeded[0].via}): ${(count / (ms / 1000)).toFixed(0)} rules/s`);
+  }
 
   // 1. Ingestion, end to end: every order of every shop as a signed webhook.
   const perShop = Math.floor(ORDERS / SHOPS);
@@ -152,18 +167,18 @@ module.exports = async function scale(server) {
   const work = [];
   for (let n = 0; n < SHOPS; n++) for (let i = 0; i < perShop; i++) work.push([n, i]);
   progress(`ingesting ${work.length} orders (${work.length * 3} line items)`);
-  const i0 = Date.now();
-  await pool(work, SEND_CONCURRENCY, async ([n, i]) => {
+  const groups = rules.ingestionGroups();
+  const spent = await rules.ingestGroups(work, groups, SEND_CONCURRENCY, async ([n, i]) => {
     const hot = n === 0 && i < HOT_LINES;
     const lines = hot ? [['BENCH-HOT', 'Acme Apparel', '24.00'], SKUS[1], SKUS[2]] : SKUS;
     // the hot SKU's orders stay pending, so the payout batches below do not freeze them
     const order = shopifyOrder(idBase + n * 1_000_000 + i, i, created(i), lines, hot ? { financialStatus: 'pending' } : {});
     await sendWebhook(shops[n], 'orders/create', order);
   });
-  await drained('ingestion', 3 * 3600_000);
-  const ingestMs = Date.now() - i0;
+  const ingestMs = [...spent.values()].reduce((a, b) => a + b, 0);
   const ordersPerSec = work.length / (ingestMs / 1000);
   mark(`ingested in ${(ingestMs / 1000).toFixed(1)} s: ${ordersPerSec.toFixed(0)} orders/s`);
+  const ingestRows = rules.ingestionRows(work, groups, spent);
 
   // 2. A by-SKU recalculation of the hot SKU's lines after a settings change, until its job completes.
   const s0 = shops[0];
@@ -294,10 +309,28 @@ module.exports = async function scale(server) {
   } finally {
     await client.close();
   }
+  // 7. Issue 30's vendor-surface targets on the same data (shop 1's first vendor, signed in as a portal user).
+  progress('vendor surface: order detail, counts, dashboards, 100-line fulfilments');
+  const vclient = new MongoClient(process.env.MONGODB_URI);
+  await vclient.connect();
+  try {
+    const v = await vendorSurface({
+      base,
+      call,
+      shop: { ...probe, vendorId: probe.vendors[0]._id },
+      orderId: idBase + probe.n * 1_000_000 + 7,
+      db: vclient.db(),
+    });
+    rows.push(...v.rows);
+    verdicts.push(...v.verdicts);
+  } finally {
+    await vclient.close();
+  }
   const rss = harness.rssMb(server.pid);
 
   rows.push(
     { endpoint: `ingestion of ${work.length} orders`, seconds: +(ingestMs / 1000).toFixed(1), 'orders/s': +ordersPerSec.toFixed(1) },
+    ...ingestRows,
     { endpoint: `by-SKU recalculation (${recalc.recalculateQueued} lines)`, ms: recalcMs },
     { endpoint: 'POST /v1/lineitems/update (100 items)', app_p50_ms: update.p50, app_p95_ms: update.p95 },
     { endpoint: 'API peak RSS', mb: Math.round(rss.peak) },

@@ -218,6 +218,17 @@ export class PayoutAdjustmentsRepository
     return round2(rows[0]?.amount ?? 0);
   }
 
+  /** Σ of the shop's UNPAID adjustments dated up to `until`, every vendor (the shop dashboard). */
+  async shopUnpaidSum(scope: ShopScope, until: Date): Promise<number> {
+    const rows = await this.model
+      .aggregate<{ amount: number }>([
+        { $match: this.scoped(scope, { status: 'UNPAID', customItemDate: { $lte: until } }) },
+        { $group: { _id: '$shopId', amount: { $sum: '$amount' } } },
+      ])
+      .exec();
+    return round2(rows[0]?.amount ?? 0);
+  }
+
   /** Every adjustment of the vendor (reconcile). */
   forReconcile(scope: ShopScope, vendorId: Types.ObjectId): Promise<PayoutAdjustment[]> {
     return this.model

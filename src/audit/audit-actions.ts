@@ -11,10 +11,12 @@ export const AUDIT_RESOURCE_TYPES = [
   'payout_adjustment',
   'payout_batch',
   'merchant_key',
+  'vendor_api_key',
   'payout_method',
   'transfer',
   'refund',
   'webhook_endpoint',
+  'commission_rule',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
@@ -24,6 +26,8 @@ export const AUDIT_ACTIONS = [
   'vendor.address.update',
   'vendor.profile.update',
   'vendor.deactivate',
+  // DESIGN §14: the vendor's tax profile (tax id and date of birth masked in the snapshots)
+  'vendor.tax_profile.update',
   'user.create',
   'user.update',
   'user.delete',
@@ -32,8 +36,12 @@ export const AUDIT_ACTIONS = [
   'shop.settings.update',
   'shop.profile.update',
   'shop.platform.update',
+  // DESIGN §14: the shop's legal settings (its tax id masked in the snapshots)
+  'shop.legal.update',
   'line_item.update',
   'line_item.fulfill',
+  'line_item.fulfillment.update',
+  'line_item.fulfillment.cancel',
   'payout_adjustment.create',
   'payout_adjustment.update',
   'payout_adjustment.delete',
@@ -46,6 +54,8 @@ export const AUDIT_ACTIONS = [
   'merchant_key.create',
   'merchant_key.rotate',
   'merchant_key.revoke',
+  'vendor_api_key.create',
+  'vendor_api_key.revoke',
   'shop.payout_providers.update',
   'payout_method.update',
   'transfer.confirm',
@@ -63,6 +73,10 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint.rotate_secret',
   'webhook_endpoint.replay',
   'webhook_endpoint.narrow',
+  // Commission rules of the ladder (DESIGN §13): each write, also an outbound event.
+  'commission_rule.created',
+  'commission_rule.updated',
+  'commission_rule.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

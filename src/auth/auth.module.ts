@@ -4,6 +4,7 @@ import { PassportModule } from '@nestjs/passport';
 import { MerchantKeysModule } from '../merchant-keys/merchant-keys.module';
 import { ShopsModule } from '../shops/shops.module';
 import { UsersModule } from '../users/users.module';
+import { VendorApiKeysModule } from '../vendor-keys/vendor-api-keys.module';
 import { AccessTokenStrategy } from './access-token.strategy';
 import { AuthService } from './auth.service';
 import { AuthV1Controller } from './auth.v1.controller';
@@ -15,7 +16,14 @@ import { VendorAuthService } from './vendor-auth.service';
 import { VendorAuthV2Controller } from './vendor-auth.v2.controller';
 
 @Module({
-  imports: [PassportModule, JwtModule.register({}), ShopsModule, MerchantKeysModule, UsersModule],
+  imports: [
+    PassportModule,
+    JwtModule.register({}),
+    ShopsModule,
+    MerchantKeysModule,
+    UsersModule,
+    VendorApiKeysModule,
+  ],
   controllers: [AuthV1Controller, AuthV2Controller, VendorAuthV2Controller],
   providers: [
     TokenService,

@@ -3,6 +3,8 @@ import type { Principal } from '../common/auth/principal';
 import { ForbiddenError } from '../common/errors';
 import { merchantKeyLookupId, MerchantKeysService } from '../merchant-keys/merchant-keys.service';
 import { normaliseDomain, ShopsService } from '../shops/shops.service';
+import { isVendorKey, parseVendorKey } from '../vendor-keys/vendor-key-format';
+import { VendorApiKeysService } from '../vendor-keys/vendor-api-keys.service';
 import { SignInLimiter } from './sign-in-limiter';
 import { ShopTokenDto, V2TokenDto } from './dto/auth.dto';
 import { TokenService } from './token.service';
@@ -12,6 +14,7 @@ export class AuthService {
   constructor(
     private readonly shops: ShopsService,
     private readonly merchantKeys: MerchantKeysService,
+    private readonly vendorKeys: VendorApiKeysService,
     private readonly tokens: TokenService,
     private readonly limiter: SignInLimiter,
   ) {}
@@ -42,8 +45,35 @@ export class AuthService {
     return { token, shopDomain: principal.shopDomain };
   }
 
+  /**
+   * `POST /authenticate`: a merchant key (`mk_live_…`) or a vendor API key (`vk_live_…`), told apart
+   * by prefix. Failed attempts count for the key's lookup id and this client address only.
+   */
+  authenticateKey(apiKey: string, clientAddress: string): Promise<V2TokenDto> {
+    return isVendorKey(apiKey)
+      ? this.authenticateVendorKey(apiKey, clientAddress)
+      : this.authenticateMerchant(apiKey, clientAddress);
+  }
+
+  /** A vendor token (24 h) naming its key (`kid`); its permissions are the key's scopes. */
+  private async authenticateVendorKey(apiKey: string, clientAddress: string): Promise<V2TokenDto> {
+    const lookupId = parseVendorKey(apiKey)?.lookupId ?? null;
+    const key = await this.limiter.attempt(lookupId && `vendor-key:${lookupId}`, clientAddress, () =>
+      this.vendorKeys.verifyKey(apiKey),
+    );
+    const shop = await this.shops.getById(key.shopId);
+    return this.v2Token({
+      kind: 'vendor',
+      shopId: String(shop._id),
+      shopDomain: shop.domain,
+      vendorId: key.vendorId,
+      keyId: key.keyId,
+      permissions: key.scopes,
+    });
+  }
+
   /** Failed attempts count for the key's lookup id and this client address only (SignInLimiter). */
-  async authenticateMerchant(apiKey: string, clientAddress: string): Promise<V2TokenDto> {
+  private async authenticateMerchant(apiKey: string, clientAddress: string): Promise<V2TokenDto> {
     const lookupId = merchantKeyLookupId(apiKey);
     const key = await this.limiter.attempt(lookupId && `merchant:${lookupId}`, clientAddress, () =>
       this.merchantKeys.verifyKey(apiKey),
@@ -67,13 +97,17 @@ export class AuthService {
     return this.v2Token(principal);
   }
 
+  /** A vendor key token also answers its permissions, mode and vendor (DESIGN §12). */
   private v2Token(principal: Principal): V2TokenDto {
     const { token, expiresIn } = this.tokens.issue(principal);
+    const fromVendorKey = principal.kind === 'vendor' && principal.keyId !== undefined;
     return {
       token,
       expiresIn,
       scope: principal.kind as 'merchant' | 'vendor',
+      ...(fromVendorKey ? { permissions: principal.permissions ?? [] } : {}),
       shopDomain: principal.shopDomain,
+      ...(fromVendorKey ? { mode: 'live' as const, vendorId: principal.vendorId } : {}),
     };
   }
 }

@@ -20,15 +20,24 @@ export class AuthV2Controller {
     '/authenticate': 'authenticateMerchant',
     '/v2/authenticate': 'authenticateMerchantV2',
   })
-  @ApiOperation({ summary: 'Exchange a merchant API key (mk_live_…) for a merchant token (14 days)' })
+  @ApiOperation({
+    summary:
+      'Exchange a merchant API key (mk_live_…) for a merchant token (14 days), or a vendor API key (vk_live_…) ' +
+      'for a vendor token (24 h)',
+    description:
+      'Told apart by prefix. A vendor key answers `scope: "vendor"` with the key’s `permissions`, `mode: "live"` ' +
+      'and `vendorId`; its token is refused from the next request on once the key is revoked or its vendor ' +
+      'deactivated, and cannot manage API keys. A wrong, revoked or malformed key answers 401 (`Invalid merchant ' +
+      'API key` / `Invalid vendor API key`).',
+  })
   @ApiOkResponse({ type: V2TokenEnvelopeDto })
   @ApiV2Errors(400, { status: 401, message: 'Invalid merchant API key' }, 422)
-  @SignInLimited('v2', " (the account: the merchant key's lookup id)")
+  @SignInLimited('v2', " (the account: the key's lookup id)")
   async authenticate(
     @Body() body: AuthenticateMerchantDto,
     @Ip() ip: string,
   ): Promise<V2Envelope<V2TokenDto>> {
-    return ok(await this.auth.authenticateMerchant(body.apiKey, ip));
+    return ok(await this.auth.authenticateKey(body.apiKey, ip));
   }
 
   @Post(['refresh-token', 'v2/refresh-token'])

@@ -89,7 +89,11 @@ export class TokenService {
     const kind = KIND_BY_AUDIENCE.get(claims.aud);
     if (!kind || typeof claims.sid !== 'string' || typeof claims.dom !== 'string')
       throw new UnauthorizedError('Invalid access token');
-    if ((kind === 'merchant' && !claims.kid) || (kind === 'vendor' && (!claims.vid || !claims.uid))) {
+    // A vendor token is a portal user's (uid) or a vendor API key's (kid), never both.
+    if (
+      (kind === 'merchant' && !claims.kid) ||
+      (kind === 'vendor' && (!claims.vid || !claims.uid === !claims.kid))
+    ) {
       throw new UnauthorizedError('Invalid access token');
     }
     if (kind === 'shop' && claims.kv !== undefined && !Number.isSafeInteger(claims.kv))

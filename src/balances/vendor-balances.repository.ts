@@ -24,6 +24,23 @@ export class VendorBalancesRepository extends TenantRepository<VendorBalance> {
     return this.model.findOne(this.scoped(scope, { vendorId })).lean<VendorBalance>().exec();
   }
 
+  /** Σ dueCents and Σ pendingCents over the shop's vendors (the shop dashboard; integer cents). */
+  async shopCents(scope: ShopScope): Promise<{ dueCents: number; pendingCents: number }> {
+    const [g] = await this.model
+      .aggregate<{ dueCents: number; pendingCents: number }>([
+        { $match: this.scoped(scope) },
+        {
+          $group: {
+            _id: '$shopId',
+            dueCents: { $sum: '$dueCents' },
+            pendingCents: { $sum: '$pendingCents' },
+          },
+        },
+      ])
+      .exec();
+    return { dueCents: g?.dueCents ?? 0, pendingCents: g?.pendingCents ?? 0 };
+  }
+
   /**
    * Takes the vendor's lock for a batch (free, lapsed, or already this batch's); null when another
    * batch of the vendor is running. Creates the vendor's balance document on first use.

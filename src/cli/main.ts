@@ -8,6 +8,7 @@ import { DomainError } from '../common/errors';
 import { EnvValidationError } from '../config/env.validation';
 import { CliArgs, CliCommand, CliOption, CliUsageError } from './cli-command';
 import { payoutsCommands } from './payouts.commands';
+import { productsCommands } from './products.commands';
 import { reconcileCommands } from './reconcile.commands';
 import { stderrProgress } from './progress';
 import { secretsCommands } from './secrets.commands';
@@ -21,6 +22,7 @@ export const COMMANDS: CliCommand[] = [
   ...payoutsCommands,
   ...transfersCommands,
   ...reconcileCommands,
+  ...productsCommands,
   ...seedCommands,
   ...secretsCommands,
 ];

@@ -21,6 +21,7 @@ import {
   productPayloads,
   prng,
 } from './demo-catalog';
+import { insertDemoRules, parseRuleCount } from './demo-rules';
 import { JobWaiter } from './job-waiter';
 import { NO_PROGRESS, Progress } from './progress';
 
@@ -110,6 +111,14 @@ export const seedCommands: CliCommand[] = [
         parse: parseOrders,
       },
       { flags: '--domain <domain>', description: 'shop domain (default: a random demo-….myshopify.com)' },
+      {
+        flags: '--product-rules <n>',
+        description: 'commission rules of level product to store first (the demo products first; default 0)',
+      },
+      {
+        flags: '--type-rules <n>',
+        description: 'commission rules of level productType to store first (the demo types first; default 0)',
+      },
     ],
     /**
      * A demo shop with vendors, SKU overrides, products and N orders, all sent as signed webhooks
@@ -138,6 +147,21 @@ export const seedCommands: CliCommand[] = [
       const base = Math.floor(now.getTime() / 1000) * 1000;
       const products = productPayloads(base, now);
       const variants = products.flatMap((p) => p.variants);
+      const ruleCounts = {
+        products: parseRuleCount('--product-rules', args['product-rules'] ?? args.productRules),
+        types: parseRuleCount('--type-rules', args['type-rules'] ?? args.typeRules),
+      };
+      if (ruleCounts.products + ruleCounts.types > 0)
+        await insertDemoRules(
+          app,
+          scope,
+          {
+            productIds: products.map((p) => p.payload.id as number),
+            types: [...new Set(products.map((p) => String(p.payload.product_type)))],
+            vendorId: String(vendors[0]._id),
+          },
+          ruleCounts,
+        );
       const rnd = prng(42);
       const deliveries: Delivery[] = [
         ...products.map((p) => ({ topic: 'products/create' as const, payload: p.payload })),

@@ -79,5 +79,15 @@ CommissionRuleSchema.plugin(auditOutboxPlugin);
 // The pricing read: every rule of the shop for the products / product types of a batch of lines.
 CommissionRuleSchema.index({ shopId: 1, level: 1, productId: 1, vendorId: 1, validFrom: 1 });
 CommissionRuleSchema.index({ shopId: 1, level: 1, productTypeKey: 1, vendorId: 1, validFrom: 1 });
-// The list (offset paging, newest first).
-CommissionRuleSchema.index({ shopId: 1, createdAt: -1, _id: -1 });
+// The list (offset paging, newest first; commission-rules.repository.ts `page`): `level` is always in
+// the filter (both levels as an `$in` when none is asked for: MongoDB merges the two sorted ranges),
+// then the filters asked for, the sort, and the `activeAt` range on validFrom / validTo. One index per
+// combination of equality filters, so every shape is served in index order (ESR). The last one also
+// serves the overlap check's read of one group (same level, target and vendor, newest first).
+const LIST_TAIL = { createdAt: -1, _id: -1, validFrom: 1, validTo: 1 } as const;
+CommissionRuleSchema.index({ shopId: 1, level: 1, ...LIST_TAIL });
+CommissionRuleSchema.index({ shopId: 1, level: 1, vendorId: 1, ...LIST_TAIL });
+CommissionRuleSchema.index({ shopId: 1, level: 1, productTypeKey: 1, ...LIST_TAIL });
+CommissionRuleSchema.index({ shopId: 1, level: 1, productTypeKey: 1, vendorId: 1, ...LIST_TAIL });
+CommissionRuleSchema.index({ shopId: 1, level: 1, productId: 1, ...LIST_TAIL });
+CommissionRuleSchema.index({ shopId: 1, level: 1, productId: 1, vendorId: 1, ...LIST_TAIL });

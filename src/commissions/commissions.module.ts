@@ -1,6 +1,12 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { VendorsModule } from '../vendors/vendors.module';
+import { CommissionRuleGroup, CommissionRuleGroupSchema } from './commission-rule-group.schema';
+import { CommissionRule, CommissionRuleSchema } from './commission-rule.schema';
+import { CommissionRulesRepository } from './commission-rules.repository';
+import { CommissionRulesService } from './commission-rules.service';
+import { CommissionRulesV1Controller } from './commission-rules.v1.controller';
+import { CommissionRuleReadsRepository } from './commission-rule-reads.repository';
 import { CommissionsService } from './commissions.service';
 import { CommissionsV1Controller } from './commissions.v1.controller';
 import { SkuCommission, SkuCommissionSchema } from './sku-commission.schema';
@@ -8,11 +14,21 @@ import { SkuCommissionsRepository } from './sku-commissions.repository';
 
 @Module({
   imports: [
-    MongooseModule.forFeature([{ name: SkuCommission.name, schema: SkuCommissionSchema }]),
+    MongooseModule.forFeature([
+      { name: SkuCommission.name, schema: SkuCommissionSchema },
+      { name: CommissionRule.name, schema: CommissionRuleSchema },
+      { name: CommissionRuleGroup.name, schema: CommissionRuleGroupSchema },
+    ]),
     VendorsModule,
   ],
-  controllers: [CommissionsV1Controller],
-  providers: [SkuCommissionsRepository, CommissionsService],
-  exports: [SkuCommissionsRepository],
+  controllers: [CommissionsV1Controller, CommissionRulesV1Controller],
+  providers: [
+    SkuCommissionsRepository,
+    CommissionRuleReadsRepository,
+    CommissionsService,
+    CommissionRulesRepository,
+    CommissionRulesService,
+  ],
+  exports: [SkuCommissionsRepository, CommissionRulesService, CommissionRuleReadsRepository],
 })
 export class CommissionsModule {}

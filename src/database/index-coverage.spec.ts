@@ -1,7 +1,7 @@
 import { Types } from 'mongoose';
 import { assess, coverage, DeclaredIndex, verdict } from './index-coverage';
 import { commandShape, documentsReturned, filterBranches } from './query-shape';
-import { unionPart } from './read-together';
+import { joinedRead, unionPart } from './read-together';
 
 const ix = (collection: string, key: Array<[string, 1 | -1]>, unique = false): DeclaredIndex => ({
   collection,
@@ -97,6 +97,38 @@ describe('query shapes', () => {
       { collection: 'sku_commissions', branches: [{ eq: ['sku', 'shopId'], range: [], sort: [] }] },
       // a bare collection name: every document of it, a collection scan
       { collection: 'events', branches: [{ eq: [], range: [], sort: [] }] },
+    ]);
+  });
+
+  it("reads a part's $lookup as a read of the joined collection by its foreign field", () => {
+    const shopId = new Types.ObjectId();
+    const join = joinedRead(
+      'typeRules',
+      'commission_rules',
+      'productTypeKey',
+      'productTypeKey',
+      { shopId, level: 'productType' },
+      { level: 1 },
+    );
+    const part = unionPart(
+      'p',
+      'products',
+      { _id: { $in: [1, 2] }, shopId },
+      { productTypeKey: 1 },
+      undefined,
+      [join],
+    );
+    const agg = commandShape('aggregate', {
+      aggregate: 'shops',
+      pipeline: [{ $match: { _id: shopId } }, part.stage],
+    });
+    expect(agg!.statements).toEqual([
+      { branches: [{ eq: ['_id'], range: [], sort: [] }] },
+      { collection: 'products', branches: [{ eq: ['_id', 'shopId'], multi: ['_id'], range: [], sort: [] }] },
+      {
+        collection: 'commission_rules',
+        branches: [{ eq: ['shopId', 'level', 'productTypeKey'], range: [], sort: [] }],
+      },
     ]);
   });
 

@@ -52,6 +52,8 @@ const RANGE_OPS = new Set([
   '$type',
   '$not',
   '$regex',
+  // `$regex`'s flags (`i`): no operator of its own, part of the regex range
+  '$options',
   '$size',
   '$all',
   '$mod',
@@ -173,12 +175,32 @@ export function commandShape(name: string, command: Doc): CommandShape | null {
         const union = stage.$unionWith as { coll?: string; pipeline?: Doc[] } | string | undefined;
         if (union === undefined) continue;
         const part = typeof union === 'string' ? { coll: union } : union;
-        if (part.coll) statements.push({ ...pipelineStatement(part.pipeline ?? []), collection: part.coll });
+        if (part.coll) {
+          statements.push({ ...pipelineStatement(part.pipeline ?? []), collection: part.coll });
+          statements.push(...lookupStatements(part.pipeline ?? []));
+        }
       }
+      statements.push(...lookupStatements(pipeline));
       break;
     }
   }
   return { command: name, collection, statements };
+}
+
+/**
+ * Each `$lookup` of a pipeline is a read of its `from` collection per joined document: the equality
+ * of `foreignField` (localField/foreignField form) plus its sub-pipeline's leading `$match`.
+ */
+function lookupStatements(pipeline: Doc[]): Statement[] {
+  const out: Statement[] = [];
+  for (const stage of pipeline) {
+    const lookup = stage.$lookup as { from?: string; foreignField?: string; pipeline?: Doc[] } | undefined;
+    if (!lookup?.from) continue;
+    const match = (lookup.pipeline?.[0]?.$match as Doc | undefined) ?? {};
+    const filter = lookup.foreignField ? { ...match, [lookup.foreignField]: '<joined value>' } : match;
+    out.push({ branches: filterBranches(filter), collection: lookup.from });
+  }
+  return out;
 }
 
 /** A pipeline's read: its leading `$match` and a `$sort` right after it. */

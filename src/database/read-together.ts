@@ -22,6 +22,8 @@ export function unionPart(
   /** Undefined: whole documents. */
   projection: Record<string, 0 | 1> | undefined,
   sort?: Record<string, 1 | -1>,
+  /** Joins each document of the part to documents of another collection (JoinedRead.stage). */
+  joins: JoinedRead[] = [],
 ): UnionPart {
   return {
     tag,
@@ -32,10 +34,44 @@ export function unionPart(
           { $match: filter },
           ...(sort ? [{ $sort: sort }] : []),
           ...(projection ? [{ $project: projection }] : []),
+          ...joins.map((j) => j.stage),
           { $set: { [PART_FIELD]: tag } },
         ],
       },
     },
+  };
+}
+
+/**
+ * Another collection's documents joined to each document of a part: those whose `foreignField`
+ * equals the part document's `localField` and that match `filter`, into the array `as`. Built by
+ * the joined collection's own repository (TenantRepository.joinedRead: its tenant filter). The
+ * equality and the filter's leading fields are what an index of the joined collection serves
+ * (MongoDB 5.0+: a `$lookup` with localField/foreignField and a pipeline; the index-coverage gate
+ * reads it as a read of `from` with that equality).
+ */
+export interface JoinedRead {
+  stage: PipelineStage.Lookup;
+}
+
+export function joinedRead(
+  as: string,
+  from: string,
+  localField: string,
+  foreignField: string,
+  filter: Doc,
+  projection: Record<string, 0 | 1>,
+): JoinedRead {
+  return {
+    stage: {
+      $lookup: {
+        from,
+        localField,
+        foreignField,
+        pipeline: [{ $match: filter }, { $project: projection }],
+        as,
+      },
+    } as PipelineStage.Lookup,
   };
 }
 

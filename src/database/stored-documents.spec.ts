@@ -92,6 +92,7 @@ describe('storedDocuments', () => {
       trackingCompany: null,
       trackingUrl: null,
       shipmentStatus: null,
+      shipmentStatusAt: null,
       platformFulfillmentId: null,
       createdAt: NOW,
       deliveredAt: null,

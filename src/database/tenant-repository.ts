@@ -5,7 +5,7 @@ import { PageFloors } from './page-floors';
 import { isDuplicateKeyError } from '../common/errors/duplicate-key';
 import { storedDocuments } from './stored-documents';
 import { allOf } from './query-filters';
-import { unionPart, type UnionPart } from './read-together';
+import { joinedRead, unionPart, type JoinedRead, type UnionPart } from './read-together';
 import { CursorRows, CursorWindow } from '../common/pagination';
 import { cursorQuery } from './cursor-query';
 import type { ShopScope } from '../common/tenancy/scope';
@@ -50,8 +50,35 @@ export abstract class TenantRepository<T extends TenantDocument> {
     filter: Record<string, unknown>,
     projection: Record<string, 0 | 1> | undefined,
     sort?: Record<string, 1 | -1>,
+    joins: JoinedRead[] = [],
   ): UnionPart {
-    return unionPart(tag, this.model.collection.collectionName, this.scoped(scope, filter), projection, sort);
+    return unionPart(
+      tag,
+      this.model.collection.collectionName,
+      this.scoped(scope, filter),
+      projection,
+      sort,
+      joins,
+    );
+  }
+
+  /** This collection's documents of the scope joined to another part's documents (read-together.ts). */
+  protected joinedRead(
+    as: string,
+    scope: ShopScope,
+    localField: string,
+    foreignField: string,
+    filter: Record<string, unknown>,
+    projection: Record<string, 0 | 1>,
+  ): JoinedRead {
+    return joinedRead(
+      as,
+      this.model.collection.collectionName,
+      localField,
+      foreignField,
+      this.scoped(scope, filter),
+      projection,
+    );
   }
 
   /** The scope's document with this id; null for another shop's, an unknown or a malformed id. */

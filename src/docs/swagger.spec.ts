@@ -30,7 +30,7 @@ describe('the vendor surface in the documents', () => {
     responses: {},
   });
 
-  it('moves vendor-only operations under the Vendor · tags and leaves shared ones', () => {
+  it('moves the vendor surface (unprefixed, or vendor-only) under the Vendor · tags; shared /v2 ones stay', () => {
     const doc = {
       openapi: '3.0.0',
       info: { title: 't', version: '1' },
@@ -40,6 +40,8 @@ describe('the vendor surface in the documents', () => {
         '/v2/balance': { get: op([{ vendorToken: [] }], ['Payouts']) },
         '/v2/vendors/me/payout-method': { get: op([{ vendorToken: [] }], ['Vendors']) },
         '/v2/vendor/authenticate': { post: op([], ['Authentication']) },
+        '/fulfillments': { post: op([{ shopToken: [] }, { vendorToken: [] }], ['Fulfillments']) },
+        '/refresh-token': { post: op([{ merchantToken: [] }, { vendorToken: [] }], ['Authentication']) },
       },
     } as unknown as OpenAPIObject;
     groupVendorSurface(doc);
@@ -48,6 +50,8 @@ describe('the vendor surface in the documents', () => {
     expect(doc.paths['/v2/balance'].get!.tags).toEqual(['Vendor · Payouts']);
     expect(doc.paths['/v2/vendors/me/payout-method'].get!.tags).toEqual(['Vendor · Profile']);
     expect(doc.paths['/v2/vendor/authenticate'].post!.tags).toEqual(['Authentication']);
+    expect(doc.paths['/fulfillments'].post!.tags).toEqual(['Vendor · Fulfillments']);
+    expect(doc.paths['/refresh-token'].post!.tags).toEqual(['Authentication']);
     const tags = orderedTags(new Set(['Orders', 'Vendor · Orders', 'Vendor · Payouts', 'Authentication']));
     expect(tags.map((t) => t.name)).toEqual([
       'Authentication',

@@ -9,6 +9,7 @@ import { documentErrors } from './error-responses';
 import { addEventSchemas, documentEventWebhooks } from './event-docs';
 import { OrderReceivedDto, RefundRecordedDto } from '../events/dto/event-objects.dto';
 import { markPublicOperations, operationsOf, settleOperationIds } from './operations';
+import { documentRequiredScopes } from './required-scopes';
 import { documentResponseHeaders } from './response-headers';
 import { orderedTags } from './tags';
 import { groupVendorSurface, tagGroups } from './vendor-surface';
@@ -22,14 +23,20 @@ and answer \`nextOffset\` (null on the last page). Errors answer \`{error: strin
 const V2_DESCRIPTION = `Marketplace administration API, generation 2 — **preview (alpha)**: breaking changes may occur.
 
 Merchant tokens come from \`POST /authenticate\` with a merchant key (\`mk_live_…\`); vendor tokens from
-\`POST /v2/vendor/authenticate\`. Send them in \`x-access-token\`. Lists use Relay-style cursors
+\`POST /v2/vendor/authenticate\` (a portal user) or \`POST /authenticate\` with a vendor API key (\`vk_live_…\`). Send them in \`x-access-token\`. Lists use Relay-style cursors
 (\`first\`/\`after\`, \`last\`/\`before\`, 1–100, default first=20). Successes answer \`{success: true, data}\`,
 errors \`{success: false, error: {message, code, details?, errorId?}}\`.`;
 
 const TOKEN_DESCRIPTIONS: Record<keyof typeof SECURITY_SCHEMES, string> = {
   shop: 'Shop token (JWT, 24 h) from `POST /v1/authenticate`; all of v1, V2 order reads and V2 administration.',
   merchant: 'Merchant token (JWT, 14 days) from `POST /authenticate` with a merchant key; V2 administration.',
-  vendor: 'Vendor token (JWT, 24 h) from `POST /v2/vendor/authenticate`; the vendor’s own orders.',
+  vendor:
+    'Vendor token (JWT, 24 h): a portal user’s from `POST /v2/vendor/authenticate`, or a vendor API key’s ' +
+    '(`vk_live_…`, created by the shop or a portal user) from `POST /authenticate`; renewable at ' +
+    '`POST /refresh-token`. It reaches only its vendor’s data, within its scopes (`orders:read`, `orders:write`, ' +
+    '`products:read`, `fulfillments:read`, `fulfillments:write`, `payouts:read`): a key’s scopes, or the ' +
+    'user’s permissions, checked on every request. An operation needing a scope names it in `x-required-scope`; ' +
+    'without it → 403 "Insufficient scope".',
 };
 
 function base(title: string, version: string, description: string): OpenAPIObject {
@@ -108,6 +115,7 @@ function subset(
   settleOperationIds(doc);
   markPublicOperations(doc);
   documentErrors(doc, api);
+  documentRequiredScopes(doc, api);
   documentResponseHeaders(doc);
   documentEventWebhooks(doc);
   groupVendorSurface(doc);

@@ -38,6 +38,13 @@ export const TAGS: TagObject[] = [
       'Vendor portal users: they sign in at `POST /v2/vendor/authenticate` and see their own orders.',
   },
   {
+    name: 'Vendor API keys',
+    description:
+      'Keys (`vk_live_…`) a vendor’s programs exchange for a vendor token at `POST /authenticate`: each carries ' +
+      'one or more scopes, is shown once and stored hashed; at most 25 live keys per vendor. The shop (v1, V2) ' +
+      'or a merchant token manages any vendor’s keys, a portal user its own vendor’s (`/settings/api-keys`).',
+  },
+  {
     name: 'Commissions',
     description:
       'Per-SKU commission and cost-of-goods records (they override the vendor’s commission), and the ' +
@@ -70,6 +77,12 @@ export const TAGS: TagObject[] = [
     description:
       'What each vendor is owed line by line, and payout batches: everything payable up to a cut-off ' +
       'date, marked paid by one idempotent, resumable run.',
+  },
+  {
+    name: 'Dashboards',
+    description:
+      "A period's figures summed from the calculated line items: the vendor's sales, refunds and earnings " +
+      "(compared with the period before), and the shop's orders, revenue, commission, payouts and top vendors.",
   },
   {
     name: 'Payout adjustments',

@@ -6,8 +6,10 @@ import { VENDOR_TAG_PREFIX } from './tags';
 /** The operator-side tag a vendor-only operation's tag maps to (none: `Vendor · <tag>` as is). */
 const VENDOR_TAG_OF: Record<string, string> = {
   Vendors: 'Profile',
+  Dashboards: 'Dashboard',
   Users: 'Authentication',
   'Merchant keys': 'Authentication',
+  'Vendor API keys': 'Authentication',
   'Payout methods': 'Payouts',
   Statements: 'Payouts',
   Balances: 'Payouts',
@@ -15,20 +17,33 @@ const VENDOR_TAG_OF: Record<string, string> = {
 
 const VENDOR_SCHEME = SECURITY_SCHEMES.vendor;
 
-/** An operation only a vendor token may call: its security names the vendor scheme and nothing else. */
-function vendorOnly(security: Array<Record<string, string[]>> | undefined): boolean {
-  if (!security || security.length === 0) return false;
-  return security.every((req) => Object.keys(req).length === 1 && VENDOR_SCHEME in req);
+/** The security requirements name the vendor scheme and nothing else. */
+function vendorOnly(security: Array<Record<string, string[]>>): boolean {
+  return (
+    security.length > 0 && security.every((req) => Object.keys(req).length === 1 && VENDOR_SCHEME in req)
+  );
 }
 
 /**
- * Moves the vendor-only operations under the vendor surface's tags and adds `x-tagGroups` (Redoc,
+ * The vendor surface (DESIGN §12): an operation a vendor token may call on an unprefixed path
+ * (`/orders`, `/fulfillments` — a shop token may share some of them), or one only a vendor token
+ * may call anywhere (`/v2/balance`). Sign-in and token renewal stay under Authentication.
+ */
+function onVendorSurface(path: string, security: Array<Record<string, string[]>> | undefined): boolean {
+  if (!security || !security.some((req) => VENDOR_SCHEME in req)) return false;
+  if (vendorOnly(security)) return true;
+  return !/^\/v[12](\/|$)/.test(path) && !path.startsWith('/refresh-token');
+}
+
+/**
+ * Moves the vendor surface's operations under the `Vendor · ` tags and adds `x-tagGroups` (Redoc,
  * Redocly and most portals group by it; Swagger UI shows the `Vendor · ` tags together after the
- * operator's, as TAGS orders them). Operations shared by shop and vendor tokens stay where they are.
+ * operator's, as TAGS orders them). `/v2/…` operations shared by shop and vendor tokens stay where
+ * they are.
  */
 export function groupVendorSurface(doc: OpenAPIObject): void {
-  for (const { op } of operationsOf(doc)) {
-    if (!vendorOnly(op.security as Array<Record<string, string[]>> | undefined)) continue;
+  for (const { path, op } of operationsOf(doc)) {
+    if (!onVendorSurface(path, op.security as Array<Record<string, string[]>> | undefined)) continue;
     op.tags = (op.tags ?? []).map((t) =>
       t.startsWith(VENDOR_TAG_PREFIX) ? t : `${VENDOR_TAG_PREFIX}${VENDOR_TAG_OF[t] ?? t}`,
     );

@@ -57,6 +57,19 @@ export const EVENT_CATALOGUE = {
     emitted: true,
     merchant: true,
   },
+  'vendor_api_key.created': {
+    description:
+      'A vendor API key was created (by the shop, a merchant token or a portal user); never its secret.',
+    object: 'VendorApiKeyDto',
+    emitted: true,
+    merchant: true,
+  },
+  'vendor_api_key.revoked': {
+    description: 'A vendor API key was revoked: its tokens are refused from then on.',
+    object: 'VendorApiKeyDto',
+    emitted: true,
+    merchant: true,
+  },
   'order.received': {
     description:
       'An order arrived from the store platform: once per order, on its first ingestion (whichever payload brought it), with the vendors on it.',
@@ -94,7 +107,14 @@ export const EVENT_CATALOGUE = {
   },
   'fulfillment.updated': {
     description:
-      'A platform fulfillment of a line changed (tracking, shipment status): the line item with its `fulfillment`.',
+      'The fulfillment of a line changed (tracking through PUT /fulfillments/{lineItemId}, or a platform fulfillment update: tracking, shipment status): the line item (`_id`, `orderId`, `vendorId`) with its `fulfillment`.',
+    object: 'LineItemDto',
+    emitted: true,
+    merchant: false,
+  },
+  'fulfillment.cancelled': {
+    description:
+      'The fulfillment of a line was cancelled (DELETE /fulfillments/{lineItemId}; one event per line the platform fulfillment covered): the line item (`_id`, `orderId`, `vendorId`), unfulfilled again.',
     object: 'LineItemDto',
     emitted: true,
     merchant: false,
@@ -157,6 +177,24 @@ export const EVENT_CATALOGUE = {
     emitted: true,
     merchant: false,
   },
+  'commission_rule.created': {
+    description: 'A commission rule of the ladder was created (POST /v1/commissions/rules): the rule.',
+    object: 'CommissionRuleDto',
+    emitted: true,
+    merchant: false,
+  },
+  'commission_rule.updated': {
+    description: 'A commission rule was replaced (PUT /v1/commissions/rules/{id}): the rule as it is now.',
+    object: 'CommissionRuleDto',
+    emitted: true,
+    merchant: false,
+  },
+  'commission_rule.deleted': {
+    description: 'A commission rule was deleted: `{_id, deleted: true}`.',
+    object: 'DeletedObjectDto',
+    emitted: true,
+    merchant: false,
+  },
   ping: {
     description: 'A test event (POST /v1/webhook-endpoints/{id}/test); sent to that endpoint only.',
     object: 'PingDto',
@@ -204,8 +242,16 @@ export function fromAudit(record: Pick<AuditRecord, 'action' | 'after'>): EventT
       return 'user.updated';
     case 'user.delete':
       return 'user.deleted';
+    case 'vendor_api_key.create':
+      return 'vendor_api_key.created';
+    case 'vendor_api_key.revoke':
+      return 'vendor_api_key.revoked';
     case 'line_item.fulfill':
       return 'fulfillment.created';
+    case 'line_item.fulfillment.update':
+      return 'fulfillment.updated';
+    case 'line_item.fulfillment.cancel':
+      return 'fulfillment.cancelled';
     case 'line_item.update':
       return 'line_items.updated';
     case 'payout_adjustment.create':
@@ -214,6 +260,10 @@ export function fromAudit(record: Pick<AuditRecord, 'action' | 'after'>): EventT
       return 'payout_adjustment.updated';
     case 'payout_adjustment.delete':
       return 'payout_adjustment.deleted';
+    case 'commission_rule.created':
+    case 'commission_rule.updated':
+    case 'commission_rule.deleted':
+      return record.action;
     default:
       return null;
   }

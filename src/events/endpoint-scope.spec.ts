@@ -20,7 +20,7 @@ const thrown = (fn: () => void): DomainError => {
 };
 
 describe('what a merchant token may subscribe an endpoint to (issue 28)', () => {
-  it('the merchant types are exactly vendors, portal users, payout adjustments (and ping)', () => {
+  it('the merchant types are exactly vendors, portal users, vendor API keys, payout adjustments (and ping)', () => {
     expect([...MERCHANT_EVENT_TYPES].sort()).toEqual(
       [
         'ping',
@@ -34,6 +34,9 @@ describe('what a merchant token may subscribe an endpoint to (issue 28)', () => 
         'vendor.created',
         'vendor.deactivated',
         'vendor.updated',
+        // a merchant token administers vendor API keys (DESIGN §3)
+        'vendor_api_key.created',
+        'vendor_api_key.revoked',
       ].sort(),
     );
     for (const t of EVENT_TYPES.filter((x) =>

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
+import { CommissionRulesService } from '../commissions/commission-rules.service';
 import { toPayoutAdjustmentResponse } from '../adjustments/payout-adjustment.mapper';
 import { PayoutAdjustmentsRepository } from '../adjustments/payout-adjustments.repository';
 import type { AuditRecord } from '../audit/audit-record';
@@ -9,6 +10,7 @@ import { toLineItemResponse } from '../line-items/line-item.mapper';
 import { LineItemsRepository } from '../line-items/line-items.repository';
 import { UsersService } from '../users/users.service';
 import { VendorsService } from '../vendors/vendors.service';
+import { VendorApiKeysService } from '../vendor-keys/vendor-api-keys.service';
 import type { EventType } from '../event-port/event-catalogue';
 
 /**
@@ -24,7 +26,41 @@ export class EventObjects {
     private readonly users: UsersService,
     private readonly adjustments: PayoutAdjustmentsRepository,
     private readonly lineItems: LineItemsRepository,
+    private readonly rules: CommissionRulesService,
+    private readonly vendorKeys: VendorApiKeysService,
   ) {}
+
+  /**
+   * The objects of several records of one shop, in their order: line items are read together in one
+   * query (a fulfillment of 100 lines reports 100 events), the other resources one by one.
+   */
+  async renderAll(
+    scope: ShopScope,
+    items: Array<{ type: EventType; record: AuditRecord }>,
+  ): Promise<Array<Record<string, unknown>>> {
+    const isLine = (i: { type: EventType; record: AuditRecord }) =>
+      i.record.resource.type === 'line_item' && !i.type.endsWith('.deleted');
+    const ids = [...new Set(items.filter(isLine).map((i) => i.record.resource.id))];
+    const lines = new Map(
+      (
+        await this.lineItems.findByIds(
+          scope,
+          ids.map((id) => new Types.ObjectId(id)),
+        )
+      ).map((l) => [String(l._id), l]),
+    );
+    const out: Array<Record<string, unknown>> = [];
+    for (const i of items) {
+      if (!isLine(i)) {
+        out.push(await this.render(scope, i.type, i.record));
+        continue;
+      }
+      const l = lines.get(i.record.resource.id);
+      // Gone since (a later delete): the event still tells what happened to which resource.
+      out.push(l ? { ...toLineItemResponse(l) } : { _id: i.record.resource.id, deleted: true });
+    }
+    return out;
+  }
 
   async render(scope: ShopScope, type: EventType, record: AuditRecord): Promise<Record<string, unknown>> {
     const id = record.resource.id;
@@ -35,6 +71,8 @@ export class EventObjects {
           return { ...(await this.vendors.get(scope, id)) };
         case 'user':
           return { ...(await this.users.get(scope, id)) };
+        case 'vendor_api_key':
+          return { ...(await this.vendorKeys.get(scope, id)) };
         case 'payout_adjustment': {
           const a = await this.adjustments.findById(scope, id);
           if (!a) throw new NotFoundError('Payout adjustment');
@@ -45,6 +83,8 @@ export class EventObjects {
           if (!l) throw new NotFoundError('Line item');
           return { ...toLineItemResponse(l) };
         }
+        case 'commission_rule':
+          return { ...(await this.rules.get(scope, id)) };
         default:
           return { _id: id };
       }

@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { AdjustmentsModule } from '../adjustments/adjustments.module';
+import { CommissionsModule } from '../commissions/commissions.module';
 import { TokenCipher } from '../fulfillments/platform/token-cipher';
 import { UsersModule } from '../users/users.module';
 import { VendorsModule } from '../vendors/vendors.module';
+import { VendorApiKeysModule } from '../vendor-keys/vendor-api-keys.module';
 import { EndpointNarrowing } from './endpoint-narrowing.service';
 import { EndpointSecrets } from './endpoint-secrets';
 import { EndpointSecretsRotation } from './endpoint-secrets-rotation.service';
@@ -43,8 +45,10 @@ import { WebhookTargets } from './webhook-targets';
     ]),
     VendorsModule,
     UsersModule,
+    VendorApiKeysModule,
     AdjustmentsModule,
     LineItemsModule,
+    CommissionsModule,
     EventSinkModule,
   ],
   controllers: [WebhookEndpointsV1Controller, WebhookEndpointsV2Controller, EventsV1Controller],

@@ -13,8 +13,8 @@ import { FulfillmentRowsRepository } from '../line-items/fulfillment-rows.reposi
 import type { FulfillableLineItem } from '../line-items/line-item-views';
 import { OrderSummaryRefresher } from '../line-items/order-summary.refresher';
 import { vendorDayRangeFilter } from '../common/dates/vendor-day-range.query';
+import { markRetryable } from '../idempotency/retryable-answer';
 import {
-  CreateFulfillmentDto,
   FulfillmentListDto,
   FulfillmentListQueryDto,
   FulfillmentResultDto,
@@ -41,6 +41,16 @@ export const FULFILLMENT_DEADLINE_MS = 60_000;
  * so no second request can claim a line the first still works on.
  */
 export const FULFILLMENT_CLAIM_TTL_MS = 2 * FULFILLMENT_DEADLINE_MS;
+
+/** What to fulfil: the v1, V2 shop and vendor callers all send this (their DTOs differ in names only). */
+export interface FulfilRequest {
+  /** Calculated line item ids (`_id`); each gets its own result, in this order. */
+  lineItemIds: string[];
+  trackingNumber: string;
+  shippingCarrier: string;
+  trackingUrl: string;
+  notifyCustomer?: boolean;
+}
 
 export const FULFILLMENT_MESSAGES = {
   notFound: 'Line item not found',
@@ -82,16 +92,20 @@ export class FulfillmentsService {
   /**
    * Creates the fulfillment on the store platform, one call per order, and records the tracking on
    * the line items. Every requested id gets its own result; nothing here changes the HTTP status.
+   * A vendor scope reaches its own lines only (another's read "not found"). An answer with items the
+   * platform could not be asked about is marked retryable: its Idempotency-Key is not kept, so a
+   * retry fulfils those (and reads "already fulfilled" for the rest).
    */
-  async create(scope: ShopScope, body: CreateFulfillmentDto): Promise<FulfillmentResultsDto> {
+  async create(scope: ShopScope, body: FulfilRequest): Promise<FulfillmentResultsDto> {
     const results = new Map<number, FulfillmentResultDto>();
+    let retryable = false;
     const error = (i: number, message: string) =>
-      results.set(i, { type: 'error', lineItemId: body.lineItemsToFulfill[i], message });
+      results.set(i, { type: 'error', lineItemId: body.lineItemIds[i], message });
 
     // 1. Well-formed, first mention of each id.
     const firstIndex = new Map<string, number>();
     const ids: Types.ObjectId[] = [];
-    body.lineItemsToFulfill.forEach((raw, i) => {
+    body.lineItemIds.forEach((raw, i) => {
       const id = toObjectId(raw);
       if (!id) return error(i, FULFILLMENT_MESSAGES.notFound);
       const key = String(id);
@@ -116,7 +130,7 @@ export class FulfillmentsService {
       // Checked after the claim so the common case stays one write and one read; undone at once.
       await this.lineItems.releaseClaims(scope, ids, lockId);
       throw new ValidationError(
-        `lineItemsToFulfill spans ${orders.size} orders; at most ${MAX_ORDERS_PER_FULFILLMENT} orders per request`,
+        `The line items span ${orders.size} orders; at most ${MAX_ORDERS_PER_FULFILLMENT} orders per request`,
         { orders: orders.size, maxOrders: MAX_ORDERS_PER_FULFILLMENT },
       );
     }
@@ -132,6 +146,7 @@ export class FulfillmentsService {
             ? FULFILLMENT_MESSAGES.alreadyFulfilled
             : FULFILLMENT_MESSAGES.busy,
         );
+        if (row.fulfillmentStatus !== 'fulfilled') retryable = true;
       } else if (row.cancelled) {
         error(i, FULFILLMENT_MESSAGES.cancelled);
         cancelled.push(row._id);
@@ -169,6 +184,7 @@ export class FulfillmentsService {
                   orderId,
                   lines: lines.map((l) => ({ lineItemId: l.lineItemId, quantity: l.quantity })),
                   tracking,
+                  notifyCustomer: body.notifyCustomer ?? false,
                   deadline,
                 });
         } catch (err) {
@@ -180,7 +196,9 @@ export class FulfillmentsService {
           const message =
             err instanceof StorePlatformUnavailable ? err.message : FULFILLMENT_MESSAGES.unreachable;
           outcomes = lines.map((l) => ({ lineItemId: l.lineItemId, ok: false, message }));
+          retryable = true;
         }
+        if (Date.now() >= deadline) retryable = true;
         const byLine = new Map(outcomes.map((o) => [o.lineItemId, o]));
         for (const line of lines) {
           const i = firstIndex.get(String(line._id))!;
@@ -206,7 +224,7 @@ export class FulfillmentsService {
             done.push({ _id: line._id, fulfillment, event });
             results.set(i, {
               type: 'success',
-              lineItemId: body.lineItemsToFulfill[i],
+              lineItemId: body.lineItemIds[i],
               message: `Fulfilled with ${tracking.company} tracking number ${tracking.number}`,
             });
           } else {
@@ -230,6 +248,7 @@ export class FulfillmentsService {
         .map((l) => l.orderId);
       if (fulfilledOrders.length > 0) await this.summaries.refresh(scope, fulfilledOrders);
     }
-    return { fulfillments: body.lineItemsToFulfill.map((_, i) => results.get(i)!) };
+    const answer = { fulfillments: body.lineItemIds.map((_, i) => results.get(i)!) };
+    return retryable ? markRetryable(answer) : answer;
   }
 }

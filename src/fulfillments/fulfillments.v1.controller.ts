@@ -34,7 +34,13 @@ export class FulfillmentsV1Controller {
   @Idempotent('v1')
   @ApiV1Errors(400, 422)
   create(@Scope() scope: ShopScope, @Body() body: CreateFulfillmentDto): Promise<FulfillmentResultsDto> {
-    return this.fulfillments.create(scope, body);
+    const { lineItemsToFulfill, trackingNumber, shippingCarrier, trackingUrl } = body;
+    return this.fulfillments.create(scope, {
+      lineItemIds: lineItemsToFulfill,
+      trackingNumber,
+      shippingCarrier,
+      trackingUrl,
+    });
   }
 
   @Get()

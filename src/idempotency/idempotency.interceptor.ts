@@ -5,7 +5,9 @@ import { catchError, from, mergeMap, Observable } from 'rxjs';
 import { actorOf, type Principal } from '../common/auth/principal';
 import { ReplayedResponse, toErrorResponse } from '../common/errors';
 import { shopScope } from '../common/tenancy';
+import { chosenStatus } from './answer-status';
 import { IdempotencyService, parseIdempotencyKey, requestFingerprint } from './idempotency.service';
+import { isRetryable } from './retryable-answer';
 
 /**
  * `Idempotency-Key` on a write route (applied by `@Idempotent()`): runs after the credential and
@@ -34,12 +36,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return next.handle().pipe(
       mergeMap((body) =>
         from(
-          this.idempotency
-            .complete(scope, owner, key, start, {
-              status: successStatus,
-              bodyText: JSON.stringify(body ?? null),
-            })
-            .then(() => body),
+          // A retryable answer (retryable-answer.ts) releases the key like a 5xx: a retry does the rest.
+          (isRetryable(body)
+            ? this.idempotency.forget(scope, start)
+            : this.idempotency.complete(scope, owner, key, start, {
+                // a status the handler chose at run time (answerStatus) wins over the route's
+                status: chosenStatus(ctx.switchToHttp().getResponse<object>()) ?? successStatus,
+                bodyText: JSON.stringify(body ?? null),
+              })
+          ).then(() => body),
         ),
       ),
       catchError((err: unknown) =>

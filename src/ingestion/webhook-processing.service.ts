@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ShopScope } from '../common/tenancy';
 import { OrderIngestionService } from '../line-items/order-ingestion.service';
 import { PlatformFulfillmentsService } from '../line-items/platform-fulfillments.service';
+import { ProductRepricing } from '../line-items/product-repricing';
 import { OrdersRepository } from '../order-data/orders.repository';
 import { ProductsService } from '../products/products.service';
 import type { IncomingOrder } from '../line-items/incoming-order';
@@ -24,6 +25,7 @@ export class WebhookProcessingService {
     private readonly products: ProductsService,
     private readonly otherSenders: WebhookTopicHandlers,
     private readonly refunds: RefundsService,
+    private readonly productRepricing: ProductRepricing,
   ) {}
 
   /**
@@ -54,8 +56,13 @@ export class WebhookProcessingService {
           ),
         ]);
       case 'products/create':
-      case 'products/update':
-        return this.products.ingest(scope, parseProduct(payload));
+      case 'products/update': {
+        const product = parseProduct(payload);
+        const { outcome, typeChanged } = await this.products.ingestVersion(scope, product);
+        // Its unpaid lines may fall under another product-type rule now (DESIGN §13).
+        if (typeChanged) await this.productRepricing.typeChanged(scope, product.productId);
+        return outcome;
+      }
       case 'products/delete':
         await this.products.remove(scope, parseDeletedProductId(payload), receivedAt);
         return 'deleted';

@@ -68,14 +68,19 @@ export class FulfillmentRowsRepository extends TenantRepository<LineItem> {
     now: Date,
     staleBefore: Date,
   ): Promise<void> {
-    await this.updateEach(scope, ids, (_id) => ({
-      filter: {
-        _id,
-        fulfillmentStatus: 'unfulfilled',
-        ...anyOf([{ fulfillmentLock: null }, { fulfillmentLockedAt: { $lt: staleBefore } }]),
-      },
-      set: { fulfillmentLock: lockId, fulfillmentLockedAt: now },
-    }));
+    if (ids.length === 0) return;
+    // One statement for the whole request (each document still matches, and is claimed, atomically):
+    // a statement per line cost the development store ~45 ms each under load (100 lines: 4.5 s).
+    await this.model
+      .updateMany(
+        this.scoped(scope, {
+          _id: { $in: ids },
+          fulfillmentStatus: 'unfulfilled',
+          ...anyOf([{ fulfillmentLock: null }, { fulfillmentLockedAt: { $lt: staleBefore } }]),
+        }),
+        { $set: { fulfillmentLock: lockId, fulfillmentLockedAt: now } },
+      )
+      .exec();
   }
 
   /**
@@ -110,11 +115,13 @@ export class FulfillmentRowsRepository extends TenantRepository<LineItem> {
     return res.matchedCount === ops.length;
   }
 
-  /** Frees this request's claims on lines that were not fulfilled. */
+  /** Frees this request's claims on lines that were not fulfilled (one statement). */
   async releaseClaims(scope: ShopScope, ids: Types.ObjectId[], lockId: string): Promise<void> {
-    await this.updateEach(scope, ids, (_id) => ({
-      filter: { _id, fulfillmentLock: lockId },
-      set: { fulfillmentLock: null, fulfillmentLockedAt: null },
-    }));
+    if (ids.length === 0) return;
+    await this.model
+      .updateMany(this.scoped(scope, { _id: { $in: ids }, fulfillmentLock: lockId }), {
+        $set: { fulfillmentLock: null, fulfillmentLockedAt: null },
+      })
+      .exec();
   }
 }

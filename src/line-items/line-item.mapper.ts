@@ -32,6 +32,9 @@ export function toLineItemResponse(l: LineItem): LineItemDto {
     shipping: l.shipping,
     commission: l.commission,
     commissionPlan: l.commissionPlan ?? null,
+    commissionRule: l.commissionRule
+      ? { level: l.commissionRule.level, id: String(l.commissionRule.id) }
+      : null,
     costOfItem: l.costOfItem,
     taxOnCommissions: l.taxOnCommissions,
     tcs: l.tcs,

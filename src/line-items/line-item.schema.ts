@@ -2,6 +2,7 @@ import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { RowTally } from '../balances/vendor-balance.schema';
 import { Schema as MongooseSchema, Types } from 'mongoose';
 import { auditOutboxPlugin } from '../audit/audit-outbox';
+import type { CommissionRuleRef } from '../common/money';
 
 export const PAYOUT_STATUSES = ['unpaid', 'partial', 'paid'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
@@ -43,6 +44,11 @@ export class LineItemFulfillment {
   @Prop({ type: String, default: null }) trackingUrl!: string | null;
   /** Shipment status from fulfillments/update webhooks: in_transit, delivered, … */
   @Prop({ type: String, default: null }) shipmentStatus!: string | null;
+  /**
+   * `happenedAt` of the tracking event (POST /fulfillments/events) that set `shipmentStatus`: an
+   * older event arriving later does not override it. Null when set otherwise (webhooks) or never.
+   */
+  @Prop({ type: Date, default: null }) shipmentStatusAt?: Date | null;
   /** Store-platform fulfillment id, when known. */
   @Prop({ type: String, default: null }) platformFulfillmentId!: string | null;
   @Prop({ type: Date, default: null }) createdAt!: Date | null;
@@ -115,6 +121,8 @@ export class LineItem {
   @Prop({ type: Number, default: 0 }) shipping!: number;
   @Prop({ type: Number, default: 0 }) commission!: number;
   @Prop({ type: String, default: null }) commissionPlan!: string | null;
+  /** The commission rule the commission came from (DESIGN §13); null: SKU record, vendor or none. */
+  @Prop({ type: MongooseSchema.Types.Mixed, default: null }) commissionRule!: CommissionRuleRef | null;
   @Prop({ type: Number, default: 0 }) costOfItem!: number;
   @Prop({ type: Number, default: 0 }) taxOnCommissions!: number;
   @Prop({ type: Number, default: 0 }) tcs!: number;
@@ -190,6 +198,9 @@ LineItemSchema.index(
 );
 LineItemSchema.index({ shopId: 1, sku: 1, orderCreatedAt: 1, _id: 1 });
 LineItemSchema.index({ shopId: 1, vendorName: 1 });
+// What a commission rule can still change: a product's unpaid, unfrozen rows (rule dry-run, a
+// product's type arriving), paged by _id.
+LineItemSchema.index({ shopId: 1, productId: 1, payoutStatus: 1, frozen: 1, _id: 1 });
 // A batch's rows (claimed or paid), and those it still holds unpaid (released when it carries forward).
 LineItemSchema.index({ shopId: 1, batchId: 1, frozen: 1 });
 // A batch's settled rows in statement order (also "what a batch paid").
@@ -243,6 +254,10 @@ LineItemSchema.index({
   _id: 1,
 });
 LineItemSchema.index({ shopId: 1, vendorId: 1, batchId: 1, inPayouts: 1 });
+// The dashboards (sales-figures.repository.ts): a vendor's or the shop's sale or refund rows in an
+// order-date range, grouped (no sort); cancelled sent as `$in` over both values when not narrowed.
+LineItemSchema.index({ shopId: 1, vendorId: 1, type: 1, cancelled: 1, orderCreatedAt: 1 });
+LineItemSchema.index({ shopId: 1, type: 1, cancelled: 1, orderCreatedAt: 1 });
 // The tally: a vendor's changed rows (few: in flight) by vendor and by the vendor they were counted
 // at, read in (mark, _id) order (a total order: database/store-ranges.ts), and the sweeper's look
 // across shops for rows a crash left changed but uncounted (a system query, like the audit outbox's).

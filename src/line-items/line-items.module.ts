@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
+import { SalesFiguresRepository } from './sales-figures.repository';
 import { EventSinkModule } from '../event-port/event-sink';
 import { MongooseModule } from '@nestjs/mongoose';
 import { CommissionsModule } from '../commissions/commissions.module';
 import { JobsModule } from '../jobs/jobs.module';
+import { ProductsModule } from '../products/products.module';
 import { OrdersDataModule } from '../order-data/orders-data.module';
 import { ShopsModule } from '../shops/shops.module';
 import { VendorsModule } from '../vendors/vendors.module';
@@ -14,9 +16,15 @@ import { PricingInputsRepository } from './pricing-inputs.repository';
 import { LineItemUpdatesService } from './line-item-updates.service';
 import { LineItemsRepository } from './line-items.repository';
 import { PayoutRowsRepository } from './payout-rows.repository';
+import { FulfillmentChangesRepository } from './fulfillment-changes.repository';
+import { FulfillmentReadsRepository } from './fulfillment-reads.repository';
 import { FulfillmentRowsRepository } from './fulfillment-rows.repository';
 import { LineItemTallyRepository } from './line-item-tally.repository';
 import { LineItemsV1Controller } from './line-items.v1.controller';
+import { CommissionExplainService } from './commission-explain.service';
+import { ProductRepricing } from './product-repricing';
+import { RuleDryRun } from './rule-dry-run.service';
+import { CommissionExplainV1Controller } from './commission-explain.v1.controller';
 import { OrderIngestionService } from './order-ingestion.service';
 import { OrderSummaryRefresher } from './order-summary.refresher';
 import { PlatformFulfillmentsService } from './platform-fulfillments.service';
@@ -41,19 +49,26 @@ import { BalancesModule } from '../balances/balances.module';
     ShopsModule,
     VendorsModule,
     CommissionsModule,
+    ProductsModule,
     JobsModule,
     EventSinkModule,
     BalancesModule,
   ],
-  controllers: [LineItemsV1Controller],
+  controllers: [LineItemsV1Controller, CommissionExplainV1Controller],
   providers: [
+    SalesFiguresRepository,
     LineItemsRepository,
     PayoutRowsRepository,
     FulfillmentRowsRepository,
+    FulfillmentChangesRepository,
+    FulfillmentReadsRepository,
     LineItemTallyRepository,
     LineItemEventMarkers,
     LineItemEventsFinisher,
     LineItemPricing,
+    CommissionExplainService,
+    RuleDryRun,
+    ProductRepricing,
     PricingInputsRepository,
     OrderSummaryRefresher,
     OrderIngestionService,
@@ -68,9 +83,12 @@ import { BalancesModule } from '../balances/balances.module';
   ],
   exports: [
     SellerTaxRowsRepository,
+    SalesFiguresRepository,
     LineItemsRepository,
     PayoutRowsRepository,
     FulfillmentRowsRepository,
+    FulfillmentChangesRepository,
+    FulfillmentReadsRepository,
     LineItemTallyRepository,
     LineItemEventMarkers,
     OrderSummaryRefresher,
@@ -80,6 +98,8 @@ import { BalancesModule } from '../balances/balances.module';
     SkuUpdateRunner,
     VendorTally,
     SystemLineItemsRepository,
+    RuleDryRun,
+    ProductRepricing,
   ],
 })
 export class LineItemsModule {}

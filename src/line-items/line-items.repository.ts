@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ModelOutbox, withOutbox } from '../audit/audit-outbox';
 import type { AuditStamp } from '../audit/audit-record';
-import { ShopScope } from '../common/tenancy';
+import { ShopScope, shopScope } from '../common/tenancy';
 import { TenantRepository } from '../database/tenant-repository';
 import { chunkedBulkWrite } from '../database/bulk-write';
 import { anyOf } from '../database/query-filters';
@@ -65,6 +65,24 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
   }
 
   /**
+   * One order's rows the caller may see (sale and refund rows, in the unique index's order): every
+   * row for a shop scope, the vendor's own for a vendor scope. The order's rows are read by
+   * (shopId, orderId) and the vendor's kept here: an order has few rows, and a vendor-led index only
+   * for this read would cost every line item write.
+   * MongoDB: reads the order's rows off the unique index's (shopId, orderId) range, as for a shop.
+   */
+  async findOrderRows(scope: ShopScope, orderId: number): Promise<LineItem[]> {
+    const rows = await this.model
+      .find(this.scoped(shopScope(scope.shopId), { orderId }))
+      .sort(ORDER_ROWS)
+      .lean<LineItem[]>()
+      .exec();
+    return scope.vendorId
+      ? rows.filter((r) => r.vendorId != null && String(r.vendorId) === scope.vendorId)
+      : rows;
+  }
+
+  /**
    * The line items with these (orderId, lineItemId) pairs; one query however many pairs: the rows
    * of their orders (an order has few), filtered here. An `$in` on the line too would be the same
    * index range for MongoDB, but the development store does not seek on a second `$in` and scans
@@ -109,6 +127,32 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
     return this.model
       .find(this.scoped(scope, { sku, ...cursor }))
       .sort({ orderCreatedAt: 1, _id: 1 })
+      .limit(limit)
+      .lean<LineItem[]>()
+      .exec();
+  }
+
+  /**
+   * A page of the unpaid, unfrozen rows of these products in `_id` order after a cursor (index
+   * shopId, productId, payoutStatus, frozen, _id): what a commission rule can still change (the
+   * rule dry-run, a product's type arriving). Refund rows come back too: callers keep sale rows.
+   */
+  findUnpaidOfProducts(
+    scope: ShopScope,
+    productIds: string[],
+    after: Types.ObjectId | null,
+    limit: number,
+  ): Promise<LineItem[]> {
+    if (productIds.length === 0) return Promise.resolve([]);
+    const filter: Record<string, unknown> = {
+      productId: productIds.length === 1 ? productIds[0] : { $in: productIds },
+      payoutStatus: 'unpaid',
+      frozen: false,
+    };
+    if (after) filter._id = { $gt: after };
+    return this.model
+      .find(this.scoped(scope, filter))
+      .sort({ _id: 1 })
       .limit(limit)
       .lean<LineItem[]>()
       .exec();

@@ -98,6 +98,7 @@ export class OrderIngestionService {
         vendorNames: order.lines.map((l) => normaliseVendorName(l.vendor)),
         vendorIds: stored.map((l) => l.vendorId),
         skus: order.lines.map((l) => l.sku),
+        productIds: order.lines.map((l) => l.productId),
       },
       { endpoints: stored.length === 0 && (this.events?.recording ?? false) },
     );

@@ -21,6 +21,9 @@ const ctx: PricingContext = {
   vendorsByName: new Map([[acme.vendorName, acme]]),
   vendorsById: new Map([[String(acme._id), acme]]),
   skus: new Map(),
+  productTypes: new Map(),
+  productRules: new Map(),
+  typeRules: new Map(),
 };
 const v1 = new Date('2026-11-20T10:00:00.000Z');
 const v2 = new Date('2026-11-21T10:00:00.000Z');

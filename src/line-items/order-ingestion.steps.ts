@@ -85,6 +85,8 @@ export function priceRows(
         vendorName,
         currentVendorId: prev && prev.vendorName === vendorName ? prev.vendorId : null,
         sku: line.sku,
+        productId: line.productId,
+        orderCreatedAt: order.createdAt,
       },
       {
         price: line.price,

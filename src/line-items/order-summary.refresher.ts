@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
-import type { ShopScope } from '../common/tenancy';
+import { type ShopScope, shopScope } from '../common/tenancy';
 import { orderObjectId, vendorOrderSummaryId } from '../order-data/order-ids';
 import { OrderSummariesRepository, OrderSummaryWrite } from '../order-data/order-summaries.repository';
 import {
@@ -86,6 +86,9 @@ export class OrderSummaryRefresher {
     orderIds: number[],
     opts: { vendorsChanged?: boolean } = {},
   ): Promise<void> {
+    // An order's summary covers every vendor's lines: a vendor caller's scope must not narrow the
+    // read (it would write the summary from that vendor's lines alone).
+    scope = shopScope(scope.shopId);
     const unique = [...new Set(orderIds)];
     for (let i = 0; i < unique.length; i += REFRESH_CHUNK) {
       const chunk = unique.slice(i, i + REFRESH_CHUNK);

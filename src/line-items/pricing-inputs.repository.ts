@@ -1,10 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { Types } from 'mongoose';
+import {
+  CommissionRuleReadsRepository,
+  StoredLadderRule,
+} from '../commissions/commission-rule-reads.repository';
 import { SkuCommissionsRepository } from '../commissions/sku-commissions.repository';
 import type { StoredSku } from '../commissions/sku-upload';
 import type { ShopScope } from '../common/tenancy';
 import type { UnionPart } from '../database/read-together';
 import { EndpointReadsRepository } from '../event-port/endpoint-reads.repository';
+import { ProductsRepository } from '../products/products.repository';
 import type { Shop } from '../shops/shop.schema';
 import { ShopsRepository } from '../shops/shops.repository';
 import { VendorsRepository, VendorSummary } from '../vendors/vendors.repository';
@@ -13,12 +18,21 @@ import { VendorsRepository, VendorSummary } from '../vendors/vendors.repository'
 const VENDORS = 'vendors';
 const SKUS = 'skus';
 const ENDPOINTS = 'webhookEndpoints';
+const PRODUCTS = 'products';
+const PRODUCT_RULES = 'productRules';
+const TYPE_RULES = 'typeRules';
+/** The field of a products part document holding its type's rules. */
+const JOINED_TYPE_RULES = 'typeRules';
 
 /** What pricing reads: the vendors by stored (lowercased) name or id, the SKU records, and maybe the endpoints. */
 export interface PricingInputsWanted {
   vendorNames: string[];
   vendorIds: Array<string | Types.ObjectId>;
   skus: string[];
+  /** The lines' platform product ids: their stored types and the ladder's rules for them. */
+  productIds: string[];
+  /** Product-type rules of these type keys besides the products' own (a preview naming a type). */
+  typeKeys?: string[];
   /** The shop's webhook endpoints too, for an event the caller is about to emit (`order.received`). */
   endpoints: boolean;
 }
@@ -27,13 +41,17 @@ export interface PricingInputs {
   shop: Shop;
   vendors: VendorSummary[];
   skus: StoredSku[];
+  /** The stored products' types (only products the shop has stored). */
+  products: Array<{ productId: string; productType: string | null }>;
+  /** The ladder's rules: the product rules of the lines' products and every product-type rule. */
+  rules: StoredLadderRule[];
   /** The shop's endpoints when wanted (as EventSink.emit takes them), else null. */
   endpoints: Array<Record<string, unknown>> | null;
 }
 
 /**
- * The pricing read: the shop, its vendors and SKU records (and, for a new order, its webhook
- * endpoints) in one command — an aggregation on `shops` with a `$unionWith` part per collection
+ * The pricing read: the shop, its vendors and SKU records, the lines' products and commission
+ * rules (the ladder, DESIGN §13) (and, for a new order, its webhook endpoints) in one command — an aggregation on `shops` with a `$unionWith` part per collection
  * (database/read-together.ts), each part built and tenant-scoped by its own repository.
  * Ingestion makes it once per order; every round trip costs the client and the store about as much
  * as the read. MongoDB: serves each part from the same index its collection's own read uses (the
@@ -47,20 +65,38 @@ export class PricingInputsRepository {
     private readonly vendors: VendorsRepository,
     private readonly skuRecords: SkuCommissionsRepository,
     private readonly endpoints: EndpointReadsRepository,
+    private readonly products: ProductsRepository,
+    private readonly rules: CommissionRuleReadsRepository,
   ) {}
 
   async read(scope: ShopScope, want: PricingInputsWanted): Promise<PricingInputs | null> {
     const parts = [
       this.vendors.namesOrIdsPart(VENDORS, scope, want.vendorNames, want.vendorIds),
       this.skuRecords.skusPart(SKUS, scope, want.skus),
+      // each stored product with the product-type rules of its type, joined in this same command
+      this.products.typesPart(PRODUCTS, scope, want.productIds, [
+        this.rules.typeRulesJoin(JOINED_TYPE_RULES, scope),
+      ]),
+      this.rules.productRulesPart(PRODUCT_RULES, scope, want.productIds),
+      this.rules.typeRulesPart(TYPE_RULES, scope, want.typeKeys ?? []),
       want.endpoints ? this.endpoints.allPart(ENDPOINTS, scope) : null,
     ].filter((p): p is UnionPart => p !== null);
     const { shop, parts: found } = await this.shops.findByIdWith(scope.shopId, parts);
     if (!shop) return null;
+    const products = (found.get(PRODUCTS) ?? []) as unknown as Array<
+      PricingInputs['products'][number] & { [JOINED_TYPE_RULES]?: StoredLadderRule[] }
+    >;
+    // a type's rules come once per product of that type (and maybe in the preview's own part): once each
+    const rules = new Map<string, StoredLadderRule>();
+    const typeRules = products.flatMap((p) => p[JOINED_TYPE_RULES] ?? []);
+    for (const r of [...(found.get(PRODUCT_RULES) ?? []), ...(found.get(TYPE_RULES) ?? []), ...typeRules])
+      rules.set(String((r as unknown as StoredLadderRule)._id), r as unknown as StoredLadderRule);
     return {
       shop,
       vendors: (found.get(VENDORS) ?? []) as unknown as VendorSummary[],
       skus: (found.get(SKUS) ?? []) as unknown as StoredSku[],
+      products: products.map((p) => ({ productId: p.productId, productType: p.productType })),
+      rules: [...rules.values()],
       endpoints: want.endpoints ? (found.get(ENDPOINTS) ?? []) : null,
     };
   }

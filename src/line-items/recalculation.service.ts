@@ -184,6 +184,7 @@ export class RecalculationService {
       vendorNames: live.map((l) => l.vendorName),
       vendorIds: live.map((l) => l.vendorId),
       skus: live.map((l) => l.sku),
+      productIds: live.map((l) => l.productId),
     });
     const writes: GuardedSet[] = [];
     for (const l of live) {
@@ -192,6 +193,7 @@ export class RecalculationService {
         vendorId: vendor?._id ?? null,
         commission: f.commission,
         commissionPlan: f.commissionPlan,
+        commissionRule: f.commissionRule,
         costOfItem: f.costOfItem,
         taxOnCommissions: f.taxOnCommissions,
         tcs: f.tcs,
@@ -206,8 +208,8 @@ export class RecalculationService {
         }),
       };
       // Only lines whose figures change are written (and only their orders' summaries refreshed).
-      const unchanged = Object.entries(set).every(
-        ([k, v]) => String(v) === String((l as unknown as Record<string, unknown>)[k]),
+      const unchanged = Object.entries(set).every(([k, v]) =>
+        same(v, (l as unknown as Record<string, unknown>)[k]),
       );
       if (!unchanged) writes.push({ id: l._id, guard: { frozen: false, paid: l.paid }, set });
     }
@@ -231,6 +233,13 @@ export class RecalculationService {
   refreshSummaries(scope: ShopScope, orderIds: number[]): Promise<void> {
     return this.summaries.refresh(scope, orderIds);
   }
+}
+
+/** A recalculated field equals the stored one (commissionRule is an object: compared by value). */
+function same(next: unknown, stored: unknown): boolean {
+  if (next !== null && typeof next === 'object' && !(next instanceof Types.ObjectId))
+    return JSON.stringify(next) === JSON.stringify(stored ?? null);
+  return String(next) === String(stored);
 }
 
 function chunks<T>(values: T[]): T[][] {

@@ -5,7 +5,8 @@ import type { CursorRows, CursorWindow } from '../common/pagination';
 import { ShopScope } from '../common/tenancy';
 import { TenantRepository } from '../database/tenant-repository';
 import { chunkedBulkWrite } from '../database/bulk-write';
-import { OrderSummary } from './order-summary.schema';
+import { orderListWhere, type OrderListFilter } from './order-list-filter';
+import { OrderSummary, type RolledUpFulfillment } from './order-summary.schema';
 
 /** A summary to write; `notes` / `customer` absent: keep what is stored (only ingestion knows them). */
 export type OrderSummaryWrite = Omit<
@@ -71,8 +72,46 @@ export class OrderSummariesRepository extends TenantRepository<OrderSummary> {
   }
 
   /** One cursor window of the caller's list (shop-level rows, or the vendor's own for vendor scopes). */
-  page(scope: ShopScope, window: CursorWindow): Promise<CursorRows<OrderSummary>> {
+  page(
+    scope: ShopScope,
+    window: CursorWindow,
+    filter: OrderListFilter = {},
+  ): Promise<CursorRows<OrderSummary>> {
     // vendorId null: the shop-level rows; scoped() replaces it with the caller's vendor for vendor scopes.
-    return this.cursorPage(scope, { vendorId: null }, window, { timeField: 'orderCreatedAt' });
+    return this.cursorPage(scope, { vendorId: null, ...orderListWhere(filter) }, window, {
+      timeField: 'orderCreatedAt',
+    });
+  }
+
+  /**
+   * The caller's summary of one order: the vendor's part (vendor scope) or the whole order (shop
+   * scope); null when the vendor has no line item on it, or the order is unknown or another shop's.
+   * A point read of the unique (shopId, orderId, vendorId) index.
+   */
+  findForOrder(scope: ShopScope, orderId: number): Promise<OrderSummary | null> {
+    return this.model
+      .findOne(this.scoped(scope, { orderId, vendorId: null }))
+      .lean<OrderSummary>()
+      .exec();
+  }
+
+  /**
+   * How many of the caller's orders are unfulfilled, partly fulfilled, fulfilled or cancelled (a
+   * cancelled order counts only there): four `count` commands side by side, each one point range of
+   * `{shopId, vendorId, cancelled, fulfillmentStatus, …}` (for the cancelled ones, its prefix).
+   * One `$group` over the same range was the first form: the development store took 3–4 s for it at
+   * 20,000 orders (it fetches and groups every document), against counts that read index keys only.
+   * MongoDB: answers each count from the index alone (COUNT_SCAN), as it would the `$group` (a covered scan).
+   */
+  async counts(scope: ShopScope): Promise<Record<RolledUpFulfillment | 'cancelled', number>> {
+    const open = (fulfillmentStatus: RolledUpFulfillment) =>
+      this.countWhere(scope, { vendorId: null, cancelled: false, fulfillmentStatus });
+    const [unfulfilled, partial, fulfilled, cancelled] = await Promise.all([
+      open('unfulfilled'),
+      open('partial'),
+      open('fulfilled'),
+      this.countWhere(scope, { vendorId: null, cancelled: true }),
+    ]);
+    return { unfulfilled, partial, fulfilled, cancelled };
   }
 }

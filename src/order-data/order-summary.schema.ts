@@ -57,3 +57,20 @@ export const OrderSummarySchema = SchemaFactory.createForClass(OrderSummary);
 OrderSummarySchema.index({ shopId: 1, vendorId: 1, orderCreatedAt: -1, _id: -1 });
 // One summary per (order, vendor); also finds an order's summaries (refresh, pruning).
 OrderSummarySchema.index({ shopId: 1, orderId: 1, vendorId: 1 }, { unique: true });
+// The list's filters (GET /orders, /v2/orders; order-list-filter.ts), each an equality prefix before the
+// list's sort: fulfillmentStatus (of orders not cancelled), financialStatus, both, and a search by
+// order number or name. A date range is a range on the sort key: the list's own index serves it.
+// The fulfillment index also answers the counts (GET /orders/counts) from its keys alone.
+const LIST_ORDER = { orderCreatedAt: -1, _id: -1 } as const;
+OrderSummarySchema.index({ shopId: 1, vendorId: 1, cancelled: 1, fulfillmentStatus: 1, ...LIST_ORDER });
+OrderSummarySchema.index({ shopId: 1, vendorId: 1, financialStatus: 1, ...LIST_ORDER });
+OrderSummarySchema.index({
+  shopId: 1,
+  vendorId: 1,
+  financialStatus: 1,
+  cancelled: 1,
+  fulfillmentStatus: 1,
+  ...LIST_ORDER,
+});
+OrderSummarySchema.index({ shopId: 1, vendorId: 1, orderNumber: 1, ...LIST_ORDER });
+OrderSummarySchema.index({ shopId: 1, vendorId: 1, orderName: 1, ...LIST_ORDER });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Model } from 'mongoose';
+import { Model, Types } from 'mongoose';
 import { ShopScope } from '../common/tenancy';
 import { TenantRepository } from '../database/tenant-repository';
 import { isDuplicateKeyError } from '../common/errors/duplicate-key';
@@ -57,6 +57,15 @@ export class OrdersRepository extends TenantRepository<Order> {
       .findOne(this.scoped(scope, { _id: orderObjectId(scope.shopId, orderId) }))
       .lean<Order>()
       .exec();
+  }
+
+  /** The platform order id of the order with this `_id` (the id every API shows); null when unknown or another shop's. */
+  async orderIdOf(scope: ShopScope, id: Types.ObjectId): Promise<number | null> {
+    const row = await this.model
+      .findOne(this.scoped(scope, { _id: id }), { orderId: 1 })
+      .lean<Pick<Order, 'orderId'>>()
+      .exec();
+    return row?.orderId ?? null;
   }
 
   async exists(scope: ShopScope, orderId: number): Promise<boolean> {

@@ -1,6 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError, ValidationError } from '../common/errors';
-import { CursorPageQueryDto, readCursorPage } from '../common/pagination';
+import { readCursorPage } from '../common/pagination';
+import { parseDateTime } from '../common/dates/date-time';
+import type { OrderListFilter } from '../order-data/order-list-filter';
+import { OrderListQueryDto } from './dto/order-list-query.dto';
 import type { ShopScope } from '../common/tenancy';
 import { authConfig, AuthConfig } from '../config/configuration';
 import { toLineItemResponse } from '../line-items/line-item.mapper';
@@ -77,13 +80,14 @@ export class OrdersService {
   }
 
   /** The caller's orders, newest first: the shop's (shop token) or one vendor's (vendor token). */
-  async list(scope: ShopScope, query: CursorPageQueryDto): Promise<OrdersPageDto | VendorOrdersPageDto> {
+  async list(scope: ShopScope, query: OrderListQueryDto): Promise<OrdersPageDto | VendorOrdersPageDto> {
     const context = scope.vendorId ? `orders:${scope.shopId}:${scope.vendorId}` : `orders:${scope.shopId}`;
+    const filter = listFilter(query);
     const page = await readCursorPage(
       query,
       this.auth.cursorKey,
       context,
-      (window) => this.summaries.page(scope, window),
+      (window) => this.summaries.page(scope, window, filter),
       (r) => ({ t: new Date(r.orderCreatedAt).getTime(), id: String(r._id) }),
     );
     const items = page.items.map(toOrderListItem);
@@ -100,4 +104,39 @@ function parseOrderId(param: string): number {
   const n = Number(param);
   if (!Number.isSafeInteger(n)) throw new NotFoundError('Order');
   return n;
+}
+
+const ORDER_NUMBER_SEARCH = /^#?([0-9]{1,15})$/;
+
+/**
+ * The list's filters (validated by OrderListQueryDto). A search names one order (its number, `#1001`
+ * or `1001`, else its exact name), so it combines with the date range only: each combination is
+ * one index's equality prefix (order-summary.schema.ts).
+ */
+export function listFilter(q: OrderListQueryDto): OrderListFilter {
+  const min = q.createdAtMin !== undefined ? parseDateTime(q.createdAtMin)! : undefined;
+  const max = q.createdAtMax !== undefined ? parseDateTime(q.createdAtMax)! : undefined;
+  if (min && max && min.getTime() > max.getTime()) {
+    throw new ValidationError('createdAtMin is after createdAtMax', {
+      fields: { createdAtMin: ['is after createdAtMax'] },
+    });
+  }
+  const filter: OrderListFilter = {
+    fulfillmentStatus: q.fulfillmentStatus,
+    financialStatus: q.financialStatus,
+    createdAtMin: min,
+    createdAtMax: max,
+  };
+  if (q.search === undefined) return filter;
+  if (q.fulfillmentStatus !== undefined || q.financialStatus !== undefined) {
+    throw new ValidationError('search combines with createdAtMin and createdAtMax only', {
+      fields: { search: ['cannot be combined with fulfillmentStatus or financialStatus'] },
+    });
+  }
+  const search = q.search.trim();
+  if (search === '') {
+    throw new ValidationError('search must not be blank', { fields: { search: ['must not be blank'] } });
+  }
+  const n = ORDER_NUMBER_SEARCH.exec(search);
+  return n ? { ...filter, orderNumber: Number(n[1]) } : { ...filter, orderName: search };
 }

@@ -1,9 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Scope, V2Auth } from '../common/auth/auth.decorators';
+import { RequireScope } from '../common/auth/scopes';
 import { ApiV2Errors } from '../common/http/api-errors.decorator';
 import { ok, V2Envelope } from '../common/http/envelope';
-import { CursorPageQueryDto } from '../common/pagination';
 import type { ShopScope } from '../common/tenancy';
 import {
   OrdersListEnvelopeDto,
@@ -11,6 +11,7 @@ import {
   VendorOrdersPageDto,
   VendorOrdersPageEnvelopeDto,
 } from './dto/order.dto';
+import { OrderListQueryDto } from './dto/order-list-query.dto';
 import { OrdersService } from './orders.service';
 
 /**
@@ -24,6 +25,7 @@ export class OrdersV2Controller {
 
   @Get('v2/orders')
   @V2Auth('shop', 'vendor')
+  @RequireScope('orders:read')
   @ApiOperation({
     operationId: 'listOrders',
     summary: 'Orders, newest first (cursor paging)',
@@ -31,28 +33,34 @@ export class OrdersV2Controller {
       'Shop token: `{view: "shop", orders, pageInfo, totalCount}` over every order of the shop. Vendor token: ' +
       '`{view: "vendor", items, pageInfo, totalCount}` over the vendor’s own orders, totals covering its line ' +
       'items only. ' +
-      'A merchant token is refused with 403.',
+      'Filters (`fulfillmentStatus`, `financialStatus`, `createdAtMin`/`createdAtMax`, `search`) combine, ' +
+      'except `search` with a status filter (422). ' +
+      'A merchant token is refused with 403; a vendor token without `orders:read` too.',
   })
   @ApiOkResponse({ type: OrdersListEnvelopeDto })
   @ApiV2Errors(422)
   async list(
     @Scope() scope: ShopScope,
-    @Query() query: CursorPageQueryDto,
+    @Query() query: OrderListQueryDto,
   ): Promise<V2Envelope<OrdersPageDto | VendorOrdersPageDto>> {
     return ok(await this.orders.list(scope, query));
   }
 
   @Get('orders')
   @V2Auth('vendor')
+  @RequireScope('orders:read')
   @ApiOperation({
     operationId: 'listVendorOrders',
     summary: "The vendor's own orders, newest first (cursor paging)",
+    description:
+      'Filters (`fulfillmentStatus`, `financialStatus`, `createdAtMin`/`createdAtMax`, `search`) combine, ' +
+      'except `search` with a status filter (422). Totals cover the vendor’s line items only.',
   })
   @ApiOkResponse({ type: VendorOrdersPageEnvelopeDto })
   @ApiV2Errors(422)
   async vendorList(
     @Scope() scope: ShopScope,
-    @Query() query: CursorPageQueryDto,
+    @Query() query: OrderListQueryDto,
   ): Promise<V2Envelope<OrdersPageDto | VendorOrdersPageDto>> {
     return ok(await this.orders.list(scope, query));
   }

@@ -20,6 +20,8 @@ import { SystemPayoutBatchesRepository } from './system-payout-batches.repositor
 import { PayoutsV1Controller } from './payouts.v1.controller';
 import { PayoutsV2Controller } from './payouts.v2.controller';
 import { VendorMoneyService } from './vendor-money.service';
+import { VendorPayoutsService } from './vendor-payouts.service';
+import { VendorPayoutsV2Controller } from './vendor-payouts.v2.controller';
 import { VendorReportService } from './vendor-report.service';
 import { VendorReportV1Controller } from './vendor-report.v1.controller';
 import { EventSinkModule } from '../event-port/event-sink';
@@ -45,6 +47,7 @@ import { PayoutEvents } from './payout-events';
   controllers: [
     PayoutsV1Controller,
     PayoutsV2Controller,
+    VendorPayoutsV2Controller,
     VendorReportV1Controller,
     VendorBalanceV1Controller,
   ],
@@ -60,6 +63,7 @@ import { PayoutEvents } from './payout-events';
     VendorBalanceService,
     PayoutReconcileService,
     VendorMoneyService,
+    VendorPayoutsService,
     {
       provide: PayoutEngineOptions,
       inject: [jobsConfig.KEY],

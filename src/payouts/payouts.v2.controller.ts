@@ -2,6 +2,7 @@ import { VendorBalanceDto } from './dto/vendor-balance.dto';
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Scope, V2Auth } from '../common/auth/auth.decorators';
+import { RequireScope } from '../common/auth/scopes';
 import { ApiV2Errors } from '../common/http/api-errors.decorator';
 import { ok, type V2Envelope } from '../common/http/envelope';
 import type { ShopScope } from '../common/tenancy';
@@ -24,6 +25,7 @@ export class PayoutsV2Controller {
 
   @Get('v2/payouts')
   @V2Auth('vendor', 'shop')
+  @RequireScope('payouts:read')
   @ApiOperation({
     operationId: 'listPayoutRows',
     summary: 'Payout rows (sale and refund) with every figure, newest first (cursor paging)',
@@ -42,6 +44,7 @@ export class PayoutsV2Controller {
 
   @Get('v2/balance')
   @V2Auth('vendor')
+  @RequireScope('payouts:read')
   @ApiOperation({
     operationId: 'getVendorBalance',
     summary: 'The vendor’s own balance: due now, pending, paid to date, carried forward, last batch',

@@ -1,6 +1,10 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types } from 'mongoose';
 
+/** The platform's product statuses (Shopify REST `status`). */
+export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
+export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
+
 @Schema({ _id: false })
 export class ProductVariant {
   /** Store-platform ids are 64-bit: kept as decimal strings, every digit (DESIGN §7). */
@@ -39,6 +43,8 @@ export class Product {
   @Prop({ type: String, default: '' }) title!: string;
   @Prop({ type: String, default: '' }) handle!: string;
   @Prop({ type: String, default: '' }) productType!: string;
+  /** `productType` trimmed and lowercased: how commission rules match types (DESIGN §13); null: none. */
+  @Prop({ type: String, default: null }) productTypeKey!: string | null;
   /** The vendor field as sent. */
   @Prop({ type: String, default: '' }) vendor!: string;
   /** `vendor` trimmed and lowercased: how products are matched to vendors. */
@@ -58,6 +64,13 @@ export class Product {
 }
 
 export const ProductSchema = SchemaFactory.createForClass(Product);
-// `_id` is derived from (shop, productId): it is the unique key. The lists:
-ProductSchema.index({ shopId: 1, deletedAt: 1, platformCreatedAt: -1, _id: -1 });
-ProductSchema.index({ shopId: 1, vendorName: 1, deletedAt: 1, platformCreatedAt: -1, _id: -1 });
+// `_id` is derived from (shop, productId): it is the unique key. The lists (v1 and V2), newest
+// first, without and with a status filter; the V2 title search is a case-insensitive regex on the
+// trailing `title` key, tested on index keys after the sort (ESR: the range after the sort).
+const NEWEST_THEN_TITLE = { platformCreatedAt: -1, _id: -1, title: 1 } as const;
+ProductSchema.index({ shopId: 1, deletedAt: 1, ...NEWEST_THEN_TITLE });
+ProductSchema.index({ shopId: 1, vendorName: 1, deletedAt: 1, ...NEWEST_THEN_TITLE });
+ProductSchema.index({ shopId: 1, deletedAt: 1, status: 1, ...NEWEST_THEN_TITLE });
+ProductSchema.index({ shopId: 1, vendorName: 1, deletedAt: 1, status: 1, ...NEWEST_THEN_TITLE });
+// The products of a type (a product-type rule's dry-run).
+ProductSchema.index({ shopId: 1, productTypeKey: 1, _id: 1 });

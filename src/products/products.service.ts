@@ -7,7 +7,7 @@ import { normaliseVendorName } from '../vendors/vendor-policy';
 import { ProductListDto, ProductsQueryDto } from './dto/product.dto';
 import { IncomingProduct } from './incoming-product';
 import { toProductResponse } from './product.mapper';
-import { ProductsRepository } from './products.repository';
+import { ProductsRepository, UpsertOutcome } from './products.repository';
 
 @Injectable()
 export class ProductsService {
@@ -17,7 +17,12 @@ export class ProductsService {
   ) {}
 
   /** products/create|update: idempotent; an older version than the stored one is ignored. */
-  ingest(scope: ShopScope, p: IncomingProduct): Promise<'created' | 'updated' | 'stale'> {
+  async ingest(scope: ShopScope, p: IncomingProduct): Promise<'created' | 'updated' | 'stale'> {
+    return (await this.ingestVersion(scope, p)).outcome;
+  }
+
+  /** `ingest`, telling also whether the product's type changed (its lines' ladder may change). */
+  ingestVersion(scope: ShopScope, p: IncomingProduct): Promise<UpsertOutcome> {
     const variants = p.variants.map((v) => ({ ...v, price: round2(v.price) }));
     return this.products.upsertVersion(scope, {
       productId: p.productId,

@@ -1,6 +1,7 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { HydratedDocument, Types } from 'mongoose';
 import { auditOutboxPlugin } from '../audit/audit-outbox';
+import type { LegalAddress } from '../common/legal/legal-address.dto';
 
 /** Per-shop figures that feed the money calculation (DESIGN §6); all default to 0 / false. */
 @Schema({ _id: false })
@@ -23,6 +24,43 @@ export class ShopSettings {
   platformAccessTokenEnc!: string | null;
 }
 export const ShopSettingsSchema = SchemaFactory.createForClass(ShopSettings);
+
+/** Document number prefixes per numbered series (DESIGN §14); defaults `INV-`, `CN-`, `SB-`. */
+@Schema({ _id: false })
+export class DocumentPrefixes {
+  @Prop({ type: String, default: 'INV-' })
+  commission_invoice!: string;
+  @Prop({ type: String, default: 'CN-' })
+  credit_note!: string;
+  @Prop({ type: String, default: 'SB-' })
+  self_billed_invoice!: string;
+}
+export const DocumentPrefixesSchema = SchemaFactory.createForClass(DocumentPrefixes);
+
+/**
+ * The shop as the issuer of documents (DESIGN §14, `GET/PUT /v1/shop/legal`). Absent until first set
+ * (reads fill the defaults), so each PUT writes only the leaves it changes. The tax id is sealed
+ * (DataCipher, purpose `shop-tax-id`); only its last 4 characters are kept beside it, for reads.
+ */
+@Schema({ _id: false })
+export class ShopLegal {
+  @Prop({ type: String, default: null })
+  legalName!: string | null;
+  /** {line1, line2, city, postalCode, region, country}, validated by the API. */
+  @Prop({ type: Object, default: null })
+  address!: LegalAddress | null;
+  @Prop({ type: String, default: null })
+  vatId!: string | null;
+  @Prop({ type: String, default: null })
+  taxIdEnc!: string | null;
+  @Prop({ type: String, default: null })
+  taxIdLast4!: string | null;
+  @Prop({ type: DocumentPrefixesSchema, default: () => ({}) })
+  prefixes!: DocumentPrefixes;
+  @Prop({ type: Boolean, default: false })
+  selfBilling!: boolean;
+}
+export const ShopLegalSchema = SchemaFactory.createForClass(ShopLegal);
 
 /** The tenant. Created by the operator CLI; its API key is shown once and stored as SHA-256. */
 @Schema({ collection: 'shops', timestamps: true })
@@ -56,6 +94,10 @@ export class Shop {
 
   @Prop({ type: ShopSettingsSchema, default: () => ({}) })
   settings!: ShopSettings;
+
+  /** The shop's legal identity on documents; absent until first set. */
+  @Prop({ type: ShopLegalSchema, default: undefined })
+  legal?: ShopLegal;
 
   /**
    * Refunds stored before their order arrived and not applied yet (refunds feature). Ingestion

@@ -1,6 +1,10 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { DataCipher } from '../common/secrets/data-cipher';
+import { ShopLegalRepository } from './shop-legal.repository';
+import { ShopLegalSecretsRotation } from './shop-legal-secrets.service';
+import { ShopLegalService } from './shop-legal.service';
+import { ShopLegalV1Controller } from './shop-legal.v1.controller';
 import { ShopSecretsService } from './shop-secrets.service';
 import { Shop, ShopSchema } from './shop.schema';
 import { ShopProfileService } from './shop-profile.service';
@@ -12,7 +16,7 @@ import { ShopsService } from './shops.service';
 
 @Module({
   imports: [MongooseModule.forFeature([{ name: Shop.name, schema: ShopSchema }])],
-  controllers: [ShopSettingsV1Controller, ShopProfileV1Controller],
+  controllers: [ShopSettingsV1Controller, ShopProfileV1Controller, ShopLegalV1Controller],
   providers: [
     ShopsRepository,
     ShopsService,
@@ -20,7 +24,10 @@ import { ShopsService } from './shops.service';
     ShopProfileService,
     DataCipher,
     ShopSecretsService,
+    ShopLegalRepository,
+    ShopLegalService,
+    ShopLegalSecretsRotation,
   ],
-  exports: [ShopsService, ShopsRepository, ShopSecretsService],
+  exports: [ShopsService, ShopsRepository, ShopSecretsService, ShopLegalService, ShopLegalSecretsRotation],
 })
 export class ShopsModule {}

@@ -1,6 +1,7 @@
 import { Controller, Get, Param, StreamableFile } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Scope, V2Auth } from '../common/auth/auth.decorators';
+import { RequireScope } from '../common/auth/scopes';
 import { ApiJsonOrCsvOk, csvFile, AcceptsCsv } from '../common/csv';
 import { ApiV2Errors, notFound } from '../common/http/api-errors.decorator';
 import { ObjectIdParam } from '../common/http/params';
@@ -18,6 +19,7 @@ export class StatementsV2Controller {
 
   @Get('v2/payouts/batches/:id/statement')
   @V2Auth('vendor', 'shop')
+  @RequireScope('payouts:read')
   @ApiOperation({
     operationId: 'getVendorPayoutStatement',
     summary: 'A payout batch’s statement (a vendor token: only its own batches)',

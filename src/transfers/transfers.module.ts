@@ -36,6 +36,7 @@ import { SystemTransferEventsRepository, SystemTransfersRepository } from './sys
 import { TransfersRepository } from './transfers.repository';
 import { TransfersService } from './transfers.service';
 import { TransfersV1Controller } from './transfers.v1.controller';
+import { VendorTransfersRepository } from './vendor-transfers.repository';
 
 /**
  * Payout rails (DESIGN §10): vendors' payout methods, shops' provider credentials, one transfer per
@@ -88,6 +89,7 @@ import { TransfersV1Controller } from './transfers.v1.controller';
     StripeConnectRail,
     PaypalRail,
     PayoutRails,
+    VendorTransfersRepository,
   ],
   exports: [
     TransfersService,
@@ -96,6 +98,8 @@ import { TransfersV1Controller } from './transfers.v1.controller';
     SystemTransfersRepository,
     TransfersRepository,
     PayoutProviderSecretsService,
+    PayoutProvidersService,
+    VendorTransfersRepository,
   ],
 })
 export class TransfersModule {}

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isVendorScope, type VendorScope } from '../common/auth/scopes';
 import { Clock } from '../common/clock/clock';
 import { UnauthorizedError } from '../common/errors';
 import { ShopScope } from '../common/tenancy';
@@ -49,14 +50,16 @@ export class UserSessionsService {
   /**
    * Every request with a vendor token (renewal included): its user must still exist in the shop,
    * belong to the token's vendor, be approved, its vendor be active, and its credential version be
-   * the token's (no password or email change, un-approval or deactivation since). One read by id.
+   * the token's (no password or email change, un-approval or deactivation since). One read by id,
+   * which also answers the user's current permissions (undefined for a user from before
+   * permissions: every scope), so a change of permissions holds from the next request on.
    */
   async assertSessionActive(
     scope: ShopScope,
     userId: string,
     vendorId: string,
     credentialVersion: number,
-  ): Promise<void> {
+  ): Promise<VendorScope[] | undefined> {
     const state = await this.users.sessionState(scope, userId);
     if (
       !state ||
@@ -67,5 +70,12 @@ export class UserSessionsService {
     ) {
       throw new UnauthorizedError('This vendor token is no longer valid; sign in again');
     }
+    return userPermissions(state.permissions);
   }
+}
+
+/** A user's stored permissions, known scopes only; undefined (every scope) when never set. */
+export function userPermissions(stored: readonly string[] | null | undefined): VendorScope[] | undefined {
+  if (stored === undefined || stored === null) return undefined;
+  return stored.filter(isVendorScope);
 }

@@ -1,4 +1,5 @@
 import type { UserDto, UserListItemDto, V2UserDto } from './dto/user-response.dto';
+import { VENDOR_SCOPES } from '../common/auth/scopes';
 import type { UserRecord } from './user.schema';
 
 /** Field by field: whatever the document holds, a password hash can never reach a response. */
@@ -17,8 +18,14 @@ export function toUserResponse(u: UserRecord): UserDto {
   };
 }
 
+/** V2 adds the vendor's name and the user's permissions (v1's shape stays the spec's). */
 export function toV2UserResponse(u: UserRecord, vendorName: string | null): V2UserDto {
-  return { ...toUserResponse(u), vendorName };
+  return {
+    ...toUserResponse(u),
+    vendorName,
+    // Never set (a user from before permissions): every scope, as the per-request check reads it.
+    permissions: VENDOR_SCOPES.filter((s) => !u.permissions || u.permissions.includes(s)),
+  };
 }
 
 export function toUserListItem(u: UserRecord, vendorName: string | null): UserListItemDto {

@@ -1,6 +1,7 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Types } from 'mongoose';
 import { auditOutboxPlugin } from '../audit/audit-outbox';
+import type { VendorScope } from '../common/auth/scopes';
 
 export const USER_TYPES = ['vendor'] as const;
 
@@ -45,6 +46,13 @@ export class User {
    */
   @Prop({ type: Number, default: 0 })
   credentialVersion!: number;
+
+  /**
+   * The vendor scopes the user holds (DESIGN §12), checked on every request of its tokens. Absent
+   * on users created before permissions existed: they hold every scope.
+   */
+  @Prop({ type: [String], default: undefined })
+  permissions?: VendorScope[];
 
   @Prop({ type: Date, default: null })
   invitationDate!: Date | null;

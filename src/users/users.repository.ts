@@ -14,6 +14,7 @@ export interface UserSessionState {
   approved?: boolean;
   vendorActive?: boolean;
   credentialVersion?: number;
+  permissions?: string[] | null;
 }
 
 @Injectable()
@@ -30,7 +31,7 @@ export class UsersRepository extends TenantRepository<User> {
   /** Throws the driver's duplicate-key error when the email is taken in this shop. */
   async create(
     scope: ShopScope,
-    data: Pick<User, '_id' | 'vendorId' | 'email' | 'passwordHash' | 'vendorActive'>,
+    data: Pick<User, '_id' | 'vendorId' | 'email' | 'passwordHash' | 'vendorActive' | 'permissions'>,
     stamp: AuditStamp | null = null,
     event: AuditRecord | null = null,
   ): Promise<UserRecord> {
@@ -142,6 +143,7 @@ export class UsersRepository extends TenantRepository<User> {
         approved: 1,
         vendorActive: 1,
         credentialVersion: 1,
+        permissions: 1,
       })
       .lean<UserSessionState>()
       .exec();

@@ -9,7 +9,8 @@ import { authConfig, AuthConfig } from '../config/configuration';
 import { vendorInvitation } from '../mail/invitation';
 import { MailService } from '../mail/mail.service';
 import { isDuplicateKeyError } from '../common/errors/duplicate-key';
-import { CreateUserDto, PatchUserDto, ReplaceUserCredentialsDto, UserListQueryDto } from './dto/user.dto';
+import { VENDOR_SCOPES, type VendorScope } from '../common/auth/scopes';
+import { CreateUserV2Dto, PatchUserDto, ReplaceUserCredentialsDto, UserListQueryDto } from './dto/user.dto';
 import {
   DeletedUserDto,
   UserDto,
@@ -41,7 +42,20 @@ export class UsersService {
    * plaintext password, as the spec asks) is sent once the user exists; a failed send does not undo
    * the user: the answer says so and `invitationDate` stays null.
    */
-  async create(scope: ShopScope, dto: CreateUserDto, shopDomain: string): Promise<UserMessageDto> {
+  async create(scope: ShopScope, dto: CreateUserV2Dto, shopDomain: string): Promise<UserMessageDto> {
+    const { message, user } = await this.createRecord(scope, dto, shopDomain);
+    return { message, user: toUserResponse(user) };
+  }
+
+  async createV2(scope: ShopScope, dto: CreateUserV2Dto, shopDomain: string): Promise<V2UserDto> {
+    return this.withVendorName(scope, (await this.createRecord(scope, dto, shopDomain)).user);
+  }
+
+  private async createRecord(
+    scope: ShopScope,
+    dto: CreateUserV2Dto,
+    shopDomain: string,
+  ): Promise<{ message: string; user: UserRecord }> {
     const vendor = await this.vendorOf(scope, dto.vendorId);
     const _id = new Types.ObjectId();
     const stamp = this.audit.begin();
@@ -55,6 +69,7 @@ export class UsersService {
         email: dto.email,
         vendorId: vendor._id,
         approved: true,
+        ...(dto.permissions ? { permissions: inCatalogueOrder(dto.permissions) } : {}),
       },
     );
     let user: UserRecord;
@@ -67,6 +82,7 @@ export class UsersService {
           email: dto.email,
           passwordHash: await this.hasher.hash(dto.password),
           vendorActive: vendor.active,
+          ...(dto.permissions ? { permissions: inCatalogueOrder(dto.permissions) } : {}),
         },
         stamp,
         event,
@@ -75,7 +91,7 @@ export class UsersService {
       throw emailTaken(err, dto.email);
     }
     await this.audit.commit(scope, this.users.outbox, stamp, [event], 'all');
-    if (!dto.sendEmail) return { message: 'User created', user: toUserResponse(user) };
+    if (!dto.sendEmail) return { message: 'User created', user };
     const sent = await this.mail.send(
       vendorInvitation({
         shopDomain,
@@ -87,15 +103,10 @@ export class UsersService {
     if (!sent)
       return {
         message: 'User created, but the invitation email could not be sent',
-        user: toUserResponse(user),
+        user,
       };
     const invited = await this.users.update(scope, user._id, { invitationDate: this.clock.now() });
-    return { message: 'User created and invitation email sent', user: toUserResponse(invited ?? user) };
-  }
-
-  async createV2(scope: ShopScope, dto: CreateUserDto, shopDomain: string): Promise<V2UserDto> {
-    const { user } = await this.create(scope, dto, shopDomain);
-    return this.withVendorName(scope, user);
+    return { message: 'User created and invitation email sent', user: invited ?? user };
   }
 
   /** v1 list, one page at a time (limit 1–250, default 100): a shop's users are not bounded. */
@@ -137,7 +148,7 @@ export class UsersService {
   }
 
   async getV2(scope: ShopScope, id: string): Promise<V2UserDto> {
-    return this.withVendorName(scope, await this.get(scope, id));
+    return this.withVendorName(scope, await this.getRecord(scope, id));
   }
 
   /** The users of each of these vendors (by vendor id), in one read. */
@@ -154,7 +165,7 @@ export class UsersService {
 
   /** v1 PUT: a new email and password together. */
   async replaceCredentials(scope: ShopScope, id: string, dto: ReplaceUserCredentialsDto): Promise<UserDto> {
-    return this.change(scope, id, dto);
+    return toUserResponse(await this.change(scope, id, dto));
   }
 
   async patch(scope: ShopScope, id: string, dto: PatchUserDto): Promise<V2UserDto> {
@@ -191,13 +202,15 @@ export class UsersService {
     return user;
   }
 
-  private async change(scope: ShopScope, id: string, dto: PatchUserDto): Promise<UserDto> {
+  private async change(scope: ShopScope, id: string, dto: PatchUserDto): Promise<UserRecord> {
     const current = await this.getRecord(scope, id);
     const set: Partial<User> = {};
     if (dto.email !== undefined && dto.email !== current.email) set.email = dto.email;
     if (dto.password !== undefined) set.passwordHash = await this.hasher.hash(dto.password);
     if (dto.approved !== undefined) set.approved = dto.approved;
-    if (Object.keys(set).length === 0) return toUserResponse(current);
+    // Permissions are read on every request of the user's tokens: no session needs to end.
+    if (dto.permissions !== undefined) set.permissions = inCatalogueOrder(dto.permissions);
+    if (Object.keys(set).length === 0) return current;
     const stamp = this.audit.begin();
     const before = auditView(current);
     const event = this.audit.changed(
@@ -210,6 +223,7 @@ export class UsersService {
         ...before,
         ...(set.email !== undefined ? { email: set.email } : {}),
         ...(set.approved !== undefined ? { approved: set.approved } : {}),
+        ...(set.permissions !== undefined ? { permissions: set.permissions } : {}),
       },
       // A new password is recorded as a fact, never as a value.
       set.passwordHash !== undefined ? { after: { passwordChanged: true } } : undefined,
@@ -224,12 +238,12 @@ export class UsersService {
     }
     if (!updated) throw new NotFoundError('User');
     await this.audit.commit(scope, this.users.outbox, stamp, [event], [updated._id]);
-    return toUserResponse(updated);
+    return updated;
   }
 
-  private async withVendorName(scope: ShopScope, user: UserDto): Promise<V2UserDto> {
-    const names = await this.vendors.vendorNames(scope, [new Types.ObjectId(user.vendorId)]);
-    return { ...user, vendorName: names.get(user.vendorId) ?? null };
+  private async withVendorName(scope: ShopScope, user: UserRecord): Promise<V2UserDto> {
+    const names = await this.vendors.vendorNames(scope, [user.vendorId]);
+    return toV2UserResponse(user, names.get(String(user.vendorId)) ?? null);
   }
 
   /** A vendor id given in a body: unknown or another shop's → 422, not 404. */
@@ -245,7 +259,17 @@ export class UsersService {
 
 /** What the audit trail compares of a user (never the password or its hash). */
 function auditView(u: UserRecord): Record<string, unknown> {
-  return { email: u.email, vendorId: u.vendorId, approved: u.approved !== false };
+  return {
+    email: u.email,
+    vendorId: u.vendorId,
+    approved: u.approved !== false,
+    permissions: u.permissions ?? [...VENDOR_SCOPES],
+  };
+}
+
+/** Scopes in the catalogue's order, each once (what is stored and shown). */
+function inCatalogueOrder(scopes: readonly string[]): VendorScope[] {
+  return VENDOR_SCOPES.filter((s) => scopes.includes(s));
 }
 
 function emailTaken(err: unknown, email: string): unknown {

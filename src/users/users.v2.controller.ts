@@ -5,7 +5,7 @@ import type { Principal } from '../common/auth/principal';
 import { ApiV2Errors, notFound, USER_CONFLICT } from '../common/http/api-errors.decorator';
 import { ok, V2Envelope } from '../common/http/envelope';
 import type { ShopScope } from '../common/tenancy';
-import { CreateUserDto, PatchUserDto, UserListQueryDto } from './dto/user.dto';
+import { CreateUserV2Dto, PatchUserDto, UserListQueryDto } from './dto/user.dto';
 import {
   DeletedUserDto,
   DeletedUserEnvelopeDto,
@@ -49,7 +49,7 @@ export class UsersV2Controller {
   async create(
     @Scope() scope: ShopScope,
     @CurrentPrincipal() principal: Principal,
-    @Body() body: CreateUserDto,
+    @Body() body: CreateUserV2Dto,
   ): Promise<V2Envelope<V2UserDto>> {
     return ok(await this.users.createV2(scope, body, principal.shopDomain));
   }
@@ -66,8 +66,10 @@ export class UsersV2Controller {
   @Patch(':id')
   @ApiOperation({
     operationId: 'updateUser',
-    summary: 'Change email, password and/or approval',
-    description: 'approved: false stops sign-in and refuses the user’s tokens from the next request on.',
+    summary: 'Change email, password, approval and/or permissions',
+    description:
+      'approved: false stops sign-in and refuses the user’s tokens from the next request on. `permissions` ' +
+      '(vendor scopes; an unknown scope → 422) apply from the next request of the user’s tokens.',
   })
   @ObjectIdParam('id', '6740c7d3e4b0f15b3c9d0a31', 'User id')
   @ApiOkResponse({ type: UserEnvelopeDto })

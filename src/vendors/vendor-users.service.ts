@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
 import type { ShopScope } from '../common/tenancy';
 import { UsersService } from '../users/users.service';
+import { VendorApiKeysService } from '../vendor-keys/vendor-api-keys.service';
 import { nextOffset } from '../common/pagination';
 import { PatchVendorDto, VendorV1ListQueryDto } from './dto/vendor.dto';
 import { VendorDto, VendorListDto, VendorReadDto } from './dto/vendor-response.dto';
@@ -14,6 +15,7 @@ export class VendorUsersService {
   constructor(
     private readonly vendors: VendorsService,
     private readonly users: UsersService,
+    private readonly keys: VendorApiKeysService,
   ) {}
 
   /** GET /v1/vendors/{id}: `{vendor: [record]}`, with its users (never a password) when asked. */
@@ -42,7 +44,7 @@ export class VendorUsersService {
   }
 
   /**
-   * V2 PATCH. When `active` is given the vendor's users follow it, so a deactivated vendor's tokens
+   * V2 PATCH. When `active` is given the vendor's users and API keys follow it, so a deactivated vendor's tokens
    * are refused from the next request on (the vendor first, so sign-in refuses at once).
    */
   async patch(
@@ -52,8 +54,10 @@ export class VendorUsersService {
     action: 'vendor.update' | 'vendor.deactivate' = 'vendor.update',
   ): Promise<VendorDto> {
     const vendor = await this.vendors.update(scope, vendorId, dto, action);
-    if (dto.active !== undefined)
+    if (dto.active !== undefined) {
       await this.users.setVendorActive(scope, new Types.ObjectId(vendor._id), dto.active);
+      await this.keys.setVendorActive(scope, vendor._id, dto.active);
+    }
     return vendor;
   }
 

@@ -7,6 +7,7 @@ import type { AuthConfig } from '../config/configuration';
 import type { ShopsService } from '../shops/shops.service';
 import type { UserDto } from '../users/dto/user-response.dto';
 import type { UsersService } from '../users/users.service';
+import type { VendorApiKeysService } from '../vendor-keys/vendor-api-keys.service';
 import { VendorUsersService } from './vendor-users.service';
 import type { VendorsRepository } from './vendors.repository';
 import { VendorsService } from './vendors.service';
@@ -17,6 +18,7 @@ describe('VendorsService and VendorUsersService (repositories faked)', () => {
   let users: FakeVendorUsers;
   let service: VendorsService;
   let vendorUsers: VendorUsersService;
+  let keyFlags: Array<{ vendorId: string; active: boolean }>;
 
   beforeEach(() => {
     vendors = new FakeVendorsRepository();
@@ -29,7 +31,17 @@ describe('VendorsService and VendorUsersService (repositories faked)', () => {
       fakeAuditTrail(new FixedClock()),
       auth,
     );
-    vendorUsers = new VendorUsersService(service, asReal<UsersService>(users));
+    keyFlags = [];
+    const keys: Pick<VendorApiKeysService, 'setVendorActive'> = {
+      setVendorActive: async (_scope, vendorId, active) => {
+        keyFlags.push({ vendorId, active });
+      },
+    };
+    vendorUsers = new VendorUsersService(
+      service,
+      asReal<UsersService>(users),
+      asReal<VendorApiKeysService>(keys),
+    );
   });
 
   it('creates an active vendor; a taken name is a 409 naming it', async () => {
@@ -103,13 +115,18 @@ describe('VendorsService and VendorUsersService (repositories faked)', () => {
     ]);
   });
 
-  it('deactivation and reactivation carry over to the vendor’s users; other changes do not touch them', async () => {
+  it('deactivation and reactivation carry over to the vendor’s users and API keys; other changes do not touch them', async () => {
     const [acme] = vendors.add(vendor('acme'));
     const id = String(acme._id);
     expect(await vendorUsers.deactivate(SHOP, id)).toMatchObject({ active: false });
     await vendorUsers.patch(SHOP, id, { commissionAmount: 5 });
     await vendorUsers.patch(SHOP, id, { active: true });
     expect(users.activeFlags).toEqual([
+      { vendorId: id, active: false },
+      { vendorId: id, active: true },
+    ]);
+    // Its API keys follow it too (their tokens are refused while it is inactive).
+    expect(keyFlags).toEqual([
       { vendorId: id, active: false },
       { vendorId: id, active: true },
     ]);

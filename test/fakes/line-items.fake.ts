@@ -42,6 +42,7 @@ export function lineItem(overrides: Partial<LineItem> & { orderId: number; lineI
     shipping: 0,
     commission: 0,
     commissionPlan: null,
+    commissionRule: null,
     costOfItem: 0,
     taxOnCommissions: 0,
     tcs: 0,

@@ -28,7 +28,7 @@ export class VendorAuthenticateDto {
 
 export class VendorTokenDto extends V2TokenDto {
   @ApiProperty({ example: '6740c1a2e4b0f15b3c9d0a21' })
-  vendorId!: string;
+  declare vendorId: string;
   @ApiProperty({ example: '6740c7d3e4b0f15b3c9d0a31' })
   userId!: string;
 }

@@ -11,7 +11,10 @@ export interface Principal {
   vendorId?: string;
   /** Vendor tokens: the portal user. */
   userId?: string;
-  /** Merchant tokens: the merchant key the token was minted from. */
+  /**
+   * Merchant tokens: the merchant key the token was minted from. Vendor tokens minted from a vendor
+   * API key: that key (such a token has no `userId`).
+   */
   keyId?: string;
   /** Shop tokens: the version of the shop API key the token was minted from (`kv`). */
   keyVersion?: number;
@@ -29,10 +32,11 @@ export interface Principal {
 
 /**
  * Whom a credential acts as, for rate limits and the audit trail: a shop token is its shop, a
- * merchant token its key, a vendor token its portal user (never a token or a key itself).
+ * merchant token its key, a vendor token its portal user, or its vendor API key when minted from
+ * one (never a token itself).
  */
 export function actorOf(p: Principal): { kind: CredentialKind; id: string } {
   if (p.kind === 'merchant') return { kind: 'merchant', id: p.keyId! };
-  if (p.kind === 'vendor') return { kind: 'vendor', id: p.userId! };
+  if (p.kind === 'vendor') return { kind: 'vendor', id: p.userId ?? p.keyId! };
   return { kind: 'shop', id: p.shopId };
 }

@@ -15,6 +15,8 @@ describe('generationOf', () => {
     ['/refresh-token', 'v2'],
     ['/orders?first=1', 'v2'],
     ['/payout-method', 'v2'],
+    ['/settings/api-keys', 'v2'],
+    ['/vendors/me/tax-profile', 'v2'],
     ['/webhooks/stripe', 'v1'],
   ])('%s is %s', (url, gen) => expect(generationOf(url)).toBe(gen));
 });

@@ -16,7 +16,22 @@ export interface ErrorResponse {
   unavailable?: boolean;
 }
 
-const V2_PREFIXES = ['/v2/', '/v2?', '/authenticate', '/refresh-token', '/orders', '/payout-method'];
+const V2_PREFIXES = [
+  '/v2/',
+  '/v2?',
+  '/authenticate',
+  '/refresh-token',
+  '/orders',
+  '/payout-method',
+  '/fulfillments',
+  '/products',
+  '/payouts',
+  '/dashboard',
+  '/settings',
+  '/documents',
+  // the vendor's own resources on the vendor surface (DESIGN §12, §14: /vendors/me/tax-profile)
+  '/vendors/me/',
+];
 
 /** v1 answers `{error}`; V2 (and the unprefixed merchant/vendor routes) answer the V2 envelope. */
 export function generationOf(url: string): ApiGeneration {
@@ -36,6 +51,7 @@ export const CODE_BY_STATUS: Record<number, ErrorCode> = {
   422: 'VALIDATION_ERROR',
   429: 'RATE_LIMITED',
   500: 'INTERNAL_SERVER_ERROR',
+  501: 'NOT_IMPLEMENTED',
   503: 'SERVICE_UNAVAILABLE',
 };
 

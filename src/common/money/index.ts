@@ -1,3 +1,4 @@
+export * from './commission-ladder';
 export * from './decimal';
 export * from './line-item-figures';
 export * from './minor-units';

@@ -195,6 +195,7 @@ describe('calculateLineItem (DESIGN §6)', () => {
         'shipping',
         'commission',
         'commissionPlan',
+        'commissionRule',
         'costOfItem',
         'taxOnCommissions',
         'tcs',

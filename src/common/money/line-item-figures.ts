@@ -1,3 +1,5 @@
+import { commissionOf, commissionPlanLabel, CommissionRate } from './commission-ladder';
+export type { CommissionRate } from './commission-ladder';
 import { Amount, money, Money, round2 } from './decimal';
 
 /**
@@ -8,11 +10,10 @@ import { Amount, money, Money, round2 } from './decimal';
 export type CommissionKind = 'percentage' | 'flat';
 export type PayoutStatus = 'unpaid' | 'partial' | 'paid';
 
-/** Where a line's commission rate comes from, and the rate itself (14 means 14 %, or 14.00 per item). */
-export interface CommissionRate {
-  source: 'sku' | 'vendor';
-  type: CommissionKind;
-  amount: number;
+/** The rule a line's commission came from (DESIGN §13); null on a line priced by its SKU record or vendor. */
+export interface CommissionRuleRef {
+  level: 'product' | 'productType';
+  id: string;
 }
 
 /** The shop settings that feed the calculation (all default to 0 / false). */
@@ -62,7 +63,7 @@ export interface LineItemInputs {
   shipping?: Amount;
   /** Vendor deduction; only ever written by hand, so it is carried over. */
   deduction?: Amount;
-  /** From `resolveCommissionRate`; null when the line has no vendor. */
+  /** The ladder's applied source (commission-ladder.ts); null when the line has no vendor. */
   rate: CommissionRate | null;
   /** Per-unit cost of goods from the SKU record, if it has one. */
   costOfGoods: Amount | null;
@@ -76,6 +77,7 @@ export interface LineItemFigures {
   shipping: number;
   commission: number;
   commissionPlan: string | null;
+  commissionRule: CommissionRuleRef | null;
   costOfItem: number;
   taxOnCommissions: number;
   tcs: number;
@@ -90,7 +92,10 @@ export type StoredBaseFigures = Pick<
   'sales' | 'discount' | 'salesAfterDiscount' | 'tax' | 'shipping' | 'deduction' | 'costOfItem'
 > & { quantity: number };
 
-/** The SKU record's commission if it has one, else the vendor's; a line without a vendor has none. */
+/**
+ * The SKU record's commission if it has one, else the vendor's; a line without a vendor has none.
+ * The two ends of the ladder (commission-ladder.ts `applyLadder` adds the rules between them).
+ */
 export function resolveCommissionRate(
   vendor: CommissionTerms | null,
   sku: CommissionTerms | null,
@@ -103,11 +108,6 @@ export function resolveCommissionRate(
     return { source: 'vendor', type: vendor.commissionType, amount: vendor.commissionAmount };
   }
   return null;
-}
-
-/** e.g. `sku:percentage:14`, `vendor:flat:5`. */
-export function commissionPlanLabel(rate: CommissionRate | null): string | null {
-  return rate ? `${rate.source}:${rate.type}:${money(rate.amount).toString()}` : null;
 }
 
 /** Every figure of a line item from the order's inputs (ingestion). */
@@ -155,9 +155,7 @@ function derive(
   settings: MoneySettings,
 ): LineItemFigures {
   const sad = money(base.salesAfterDiscount);
-  let commission = 0;
-  if (rate?.type === 'percentage') commission = round2(sad.times(rate.amount).dividedBy(100));
-  else if (rate?.type === 'flat') commission = round2(money(rate.amount).times(base.quantity));
+  const commission = commissionOf(rate, base.salesAfterDiscount, base.quantity);
   const taxOnCommissions = round2(money(commission).times(settings.taxOnCommissionRate).dividedBy(100));
   const tcs = round2(sad.times(settings.tcsRate).dividedBy(100));
   const totalGlobalDeductions = round2(sad.times(settings.globalDeductionRate).dividedBy(100));
@@ -178,6 +176,10 @@ function derive(
     shipping: round2(base.shipping),
     commission,
     commissionPlan: commissionPlanLabel(rate),
+    commissionRule:
+      rate?.ruleId && (rate.source === 'product' || rate.source === 'productType')
+        ? { level: rate.source, id: rate.ruleId }
+        : null,
     costOfItem: round2(base.costOfItem),
     taxOnCommissions,
     tcs,

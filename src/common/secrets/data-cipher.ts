@@ -11,7 +11,14 @@ import {
 import { ValidationError } from '../errors';
 
 /** What a sealed value is for: part of the associated data, so a ciphertext cannot change fields. */
-export type SecretPurpose = 'platform-token' | 'webhook-secret';
+export type SecretPurpose =
+  | 'platform-token'
+  | 'webhook-secret'
+  // DESIGN §14: the shop's own tax id (legal settings), a vendor's tax id and date of birth (tax profile;
+  // sealed with `<shopId>:<vendorId>` as the binding, so a value copied to another vendor does not open)
+  | 'shop-tax-id'
+  | 'vendor-tax-id'
+  | 'vendor-date-of-birth';
 
 /** Current format: `v2.<key id>.<iv>.<tag>.<ciphertext>` (base64url parts). */
 const V2 = 'v2';

@@ -1,10 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { PlatformFulfillmentRequest, PlatformLineOutcome, StorePlatform } from './store-platform';
+import {
+  PlatformChangeOutcome,
+  PlatformFulfillmentRequest,
+  PlatformLineOutcome,
+  StorePlatform,
+} from './store-platform';
 
 /**
  * The default adapter: no external store platform; the marketplace itself is the record of the
- * fulfillment (the caller stores tracking on the line items). One fulfillment id per order call.
+ * fulfillment (the caller stores tracking on the line items, and clears it on a cancel). One
+ * fulfillment id per order call; tracking changes and cancels always succeed here.
  */
 @Injectable()
 export class LocalStorePlatform extends StorePlatform {
@@ -18,5 +24,13 @@ export class LocalStorePlatform extends StorePlatform {
       fulfillmentId,
       status: 'success',
     }));
+  }
+
+  async updateTracking(): Promise<PlatformChangeOutcome> {
+    return { ok: true };
+  }
+
+  async cancelFulfillment(): Promise<PlatformChangeOutcome> {
+    return { ok: true };
   }
 }

@@ -1,7 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { platformConfig, type PlatformConfig } from '../../config/configuration';
 import { ShopifyTransport } from './shopify-transport';
-import { PlatformFulfillmentRequest, PlatformLineOutcome, StorePlatform } from './store-platform';
+import {
+  FulfillmentTracking,
+  PlatformChangeOutcome,
+  PlatformFulfillmentRef,
+  PlatformFulfillmentRequest,
+  PlatformLineOutcome,
+  PlatformShop,
+  StorePlatform,
+} from './store-platform';
 
 export { SHOPIFY_API_VERSION, StorePlatformUnavailable } from './shopify-transport';
 
@@ -24,6 +32,27 @@ export const FULFILLMENT_CREATE_MUTATION = `mutation FulfillmentCreate($fulfillm
     userErrors { field message }
   }
 }`;
+
+/** Admin API `fulfillmentTrackingInfoUpdate` (the successor of the deprecated `…V2`): same arguments. */
+export const FULFILLMENT_TRACKING_UPDATE_MUTATION = `mutation FulfillmentTrackingInfoUpdate($fulfillmentId: ID!, $trackingInfoInput: FulfillmentTrackingInput!, $notifyCustomer: Boolean) {
+  fulfillmentTrackingInfoUpdate(fulfillmentId: $fulfillmentId, trackingInfoInput: $trackingInfoInput, notifyCustomer: $notifyCustomer) {
+    fulfillment { id status }
+    userErrors { field message }
+  }
+}`;
+
+/** Admin API `fulfillmentCancel`: cancels the whole fulfillment; its lines get new fulfillment orders. */
+export const FULFILLMENT_CANCEL_MUTATION = `mutation FulfillmentCancel($id: ID!) {
+  fulfillmentCancel(id: $id) {
+    fulfillment { id status }
+    userErrors { field message }
+  }
+}`;
+
+type ChangePayload = {
+  fulfillment: { id: string; status: string } | null;
+  userErrors: Array<{ field?: string[] | null; message: string }>;
+} | null;
 
 interface FulfillmentOrdersData {
   order: {
@@ -126,7 +155,7 @@ export class ShopifyStorePlatform extends StorePlatform {
             },
           ],
           trackingInfo: { company: req.tracking.company, number: req.tracking.number, url: req.tracking.url },
-          notifyCustomer: false,
+          notifyCustomer: req.notifyCustomer ?? false,
         },
       });
       const result = created.fulfillmentCreate;
@@ -155,12 +184,70 @@ export class ShopifyStorePlatform extends StorePlatform {
     return req.lines.map((l) => outcomes.get(l.lineItemId)!);
   }
 
+  async updateTracking(
+    ref: PlatformFulfillmentRef,
+    tracking: FulfillmentTracking,
+    notifyCustomer: boolean,
+  ): Promise<PlatformChangeOutcome> {
+    return this.change(ref, 'The store platform refused the tracking update', async () => {
+      const data = await this.graphql<{ fulfillmentTrackingInfoUpdate: ChangePayload }>(
+        ref,
+        FULFILLMENT_TRACKING_UPDATE_MUTATION,
+        {
+          fulfillmentId: gid('Fulfillment', ref.fulfillmentId),
+          trackingInfoInput: { company: tracking.company, number: tracking.number, url: tracking.url },
+          notifyCustomer,
+        },
+      );
+      return data.fulfillmentTrackingInfoUpdate;
+    });
+  }
+
+  async cancelFulfillment(ref: PlatformFulfillmentRef): Promise<PlatformChangeOutcome> {
+    return this.change(ref, 'The store platform refused to cancel the fulfillment', async () => {
+      const data = await this.graphql<{ fulfillmentCancel: ChangePayload }>(
+        ref,
+        FULFILLMENT_CANCEL_MUTATION,
+        {
+          id: gid('Fulfillment', ref.fulfillmentId),
+        },
+      );
+      return data.fulfillmentCancel;
+    });
+  }
+
   endpoint(domain: string): string {
     return this.transport.endpoint(domain);
   }
 
+  /** A change of one fulfillment: refused without a token or with userErrors (logged under an error id). */
+  private async change(
+    ref: PlatformFulfillmentRef,
+    refusedMessage: string,
+    call: () => Promise<ChangePayload>,
+  ): Promise<PlatformChangeOutcome> {
+    if (!ref.shop.accessToken) {
+      return {
+        ok: false,
+        message: 'No store platform access token is set for this shop; set one with PUT /v1/shop/platform',
+      };
+    }
+    const result = await call();
+    if (result?.userErrors?.length || !result?.fulfillment) {
+      return {
+        ok: false,
+        message: this.transport.refusal(ref.shop, refusedMessage, {
+          orderId: ref.orderId,
+          fulfillmentId: ref.fulfillmentId,
+          userErrors: (result?.userErrors ?? []).map((e) => String(e.message).slice(0, 200)),
+        }),
+      };
+    }
+    return { ok: true };
+  }
+
   private graphql<T>(
-    req: PlatformFulfillmentRequest,
+    req: { shop: PlatformShop; deadline?: number },
     query: string,
     variables: Record<string, unknown>,
   ): Promise<T> {

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PAYOUT_STATUSES, PayoutStatus, ROW_TYPES, RowType } from '../line-item.schema';
+import { CommissionRuleRefDto } from './commission-rule-ref.dto';
 import { LineFiguresDto } from './line-figures.dto';
 
 export class LineItemFulfillmentDto {
@@ -111,8 +112,21 @@ export class LineItemDto extends LineFiguresDto {
   price!: number;
   @ApiProperty({ example: 2 })
   quantity!: number;
-  @ApiProperty({ type: String, nullable: true, example: 'vendor:percentage:10' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'The commission source (DESIGN §13): `level:type:amount`, e.g. `product:percentage:12`; plus-flat ' +
+      'adds `+flat` (`productType:percentage_plus_flat:5+0.30`), a clamp `:min=…` / `:max=…`',
+    example: 'vendor:percentage:10',
+  })
   commissionPlan!: string | null;
+  @ApiProperty({
+    type: CommissionRuleRefDto,
+    nullable: true,
+    description: 'The commission rule the commission came from; null: the SKU record, the vendor, or none',
+  })
+  commissionRule!: CommissionRuleRefDto | null;
   @ApiProperty({ description: 'salesAfterDiscount − costOfItem', example: 23.5 })
   profit!: number;
   @ApiProperty({ example: 0 })

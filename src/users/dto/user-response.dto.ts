@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { VENDOR_SCOPES, type VendorScope } from '../../common/auth/scopes';
 import { PageInfoDto } from '../../common/pagination';
 
 /** A vendor portal user as every endpoint returns it: never the password or its hash. */
@@ -80,6 +81,13 @@ export class UserListDto {
 export class V2UserDto extends UserDto {
   @ApiProperty({ type: String, nullable: true, example: 'acme apparel' })
   vendorName!: string | null;
+  @ApiProperty({
+    type: [String],
+    enum: VENDOR_SCOPES,
+    description: 'The vendor scopes the user holds (users created before permissions existed: every scope)',
+    example: ['orders:read', 'fulfillments:write'],
+  })
+  permissions!: VendorScope[];
 }
 
 export class UserEnvelopeDto {

@@ -1,7 +1,11 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
   IsBoolean,
+  IsIn,
   IsEmail,
   IsMongoId,
   IsNotEmpty,
@@ -10,6 +14,7 @@ import {
   MaxLength,
   MinLength,
 } from 'class-validator';
+import { VENDOR_SCOPES, type VendorScope } from '../../common/auth/scopes';
 import { IfPresent } from '../../common/http/validators';
 import { CursorPageQueryDto } from '../../common/pagination';
 
@@ -61,6 +66,30 @@ export class CreateUserDto {
   sendEmail?: boolean;
 }
 
+const PERMISSIONS_DOC: ApiPropertyOptions = {
+  description:
+    'The vendor scopes the user holds (each once; may be empty): what its vendor tokens may do on the vendor ' +
+    'surface, and the most it may grant an API key it creates. Applies from the next request of its tokens. ' +
+    'Users created without it hold every scope.',
+  type: String,
+  isArray: true,
+  enum: [...VENDOR_SCOPES],
+  maxItems: VENDOR_SCOPES.length,
+  uniqueItems: true,
+  example: ['orders:read', 'fulfillments:write'],
+};
+
+/** V2 POST: the v1 fields, plus the user's permissions. */
+export class CreateUserV2Dto extends CreateUserDto {
+  @ApiPropertyOptional(PERMISSIONS_DOC)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(VENDOR_SCOPES.length)
+  @ArrayUnique()
+  @IsIn(VENDOR_SCOPES, { each: true })
+  permissions?: VendorScope[];
+}
+
 /** v1 PUT: both fields required. */
 export class ReplaceUserCredentialsDto {
   @ApiProperty({ maxLength: EMAIL_MAX, example: 'jane.doe@acme.example' })
@@ -76,7 +105,7 @@ export class ReplaceUserCredentialsDto {
   password!: string;
 }
 
-/** V2 PATCH: any of email, password, approved. */
+/** V2 PATCH: any of email, password, approved, permissions. */
 export class PatchUserDto {
   @ApiPropertyOptional({ maxLength: EMAIL_MAX, example: 'jane.doe@acme.example' })
   @IfPresent()
@@ -99,6 +128,14 @@ export class PatchUserDto {
   @IfPresent()
   @IsBoolean()
   approved?: boolean;
+
+  @ApiPropertyOptional(PERMISSIONS_DOC)
+  @IfPresent()
+  @IsArray()
+  @ArrayMaxSize(VENDOR_SCOPES.length)
+  @ArrayUnique()
+  @IsIn(VENDOR_SCOPES, { each: true })
+  permissions?: VendorScope[];
 }
 
 export class UserListQueryDto extends CursorPageQueryDto {
