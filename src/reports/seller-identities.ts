@@ -1,24 +1,19 @@
 import { Injectable } from '@nestjs/common';
+import type { LegalAddress } from '../common/legal/legal-address.dto';
 import type { ShopScope } from '../common/tenancy';
-
-/** A seller's postal address, as the vendor tax profile holds it (the vendor address's fields). */
-export interface SellerAddress {
-  address1: string | null;
-  address2: string | null;
-  city: string | null;
-  state: string | null;
-  postalCode: string | null;
-  country: string | null;
-}
+import { taxProfileCompleteness } from '../tax-profiles/tax-profile-completeness';
+import { TaxProfilesService, type VendorTaxParty } from '../tax-profiles/tax-profiles.service';
 
 /**
- * What the seller tax report needs of a vendor's tax profile (DESIGN §14). `taxId` and
- * `dateOfBirth` arrive as stored (unsealed); the report masks the one and leaves the other out.
+ * What the seller tax report gives of a vendor's tax profile (DESIGN §14, DAC7 Annex V section III
+ * B): the identity an operator reports, the tax id and date of birth opened from their seals. The
+ * report is the one place they are shown in clear (an operator-only route); they are never logged,
+ * audited or put in events.
  */
 export interface SellerIdentity {
   legalName: string | null;
   entityType: 'individual' | 'business' | null;
-  address: SellerAddress | null;
+  address: LegalAddress | null;
   vatId: string | null;
   taxId: string | null;
   taxIdCountry: string | null;
@@ -35,40 +30,60 @@ export interface SellerIdentityStatus {
 }
 
 /**
- * The port the seller tax report reads identities through: the vendor tax profiles
- * (`vendor_tax_profiles`, another feature) bind a real implementation; a vendor without a profile
- * is answered incomplete. One call for every vendor of the report (one read, not one per vendor).
+ * The port the seller tax report reads identities through: one call for every vendor of the report
+ * (one read, never one per vendor). Bound to the vendor tax profiles (TaxProfileSellerIdentities);
+ * a port so the report's unit tests answer it from memory.
  */
 export abstract class SellerIdentities {
   abstract read(scope: ShopScope, vendorIds: string[]): Promise<Map<string, SellerIdentityStatus>>;
 }
 
-/** The fields a profile that holds nothing misses (a business needs no date of birth). */
-export const NO_PROFILE_MISSING = ['legalName', 'entityType', 'address', 'taxId', 'taxIdCountry'] as const;
-
-export const EMPTY_IDENTITY: SellerIdentity = {
-  legalName: null,
-  entityType: null,
-  address: null,
-  vatId: null,
-  taxId: null,
-  taxIdCountry: null,
-  dateOfBirth: null,
-  businessRegistrationNumber: null,
-};
-
-/** A vendor with no tax profile: nothing known, incomplete. */
+/** A vendor with no tax profile: nothing known, incomplete (the tax profile's verdict on none). */
 export function noProfile(): SellerIdentityStatus {
-  return { identity: { ...EMPTY_IDENTITY }, complete: false, missing: [...NO_PROFILE_MISSING] };
+  const { complete, missing } = taxProfileCompleteness(null);
+  return {
+    identity: {
+      legalName: null,
+      entityType: null,
+      address: null,
+      vatId: null,
+      taxId: null,
+      taxIdCountry: null,
+      dateOfBirth: null,
+      businessRegistrationNumber: null,
+    },
+    complete,
+    missing: [...missing],
+  };
 }
 
-/**
- * Until vendor tax profiles exist: every vendor answered as having none (incomplete, the required
- * fields missing). Replaced by the tax profiles' implementation where they are wired.
- */
+/** A party of the tax profiles as the report's identity. */
+export function identityOf(p: VendorTaxParty): SellerIdentityStatus {
+  return {
+    identity: {
+      legalName: p.legalName,
+      entityType: p.entityType,
+      address: p.address ? { ...p.address } : null,
+      vatId: p.vatId,
+      taxId: p.taxId,
+      taxIdCountry: p.taxIdCountry,
+      dateOfBirth: p.dateOfBirth,
+      businessRegistrationNumber: p.businessRegistrationNumber,
+    },
+    complete: p.completeness.complete,
+    missing: [...p.completeness.missing],
+  };
+}
+
+/** The vendor tax profiles behind the port: one `$in` read of every vendor's profile. */
 @Injectable()
-export class NoSellerIdentities extends SellerIdentities {
-  read(_scope: ShopScope, vendorIds: string[]): Promise<Map<string, SellerIdentityStatus>> {
-    return Promise.resolve(new Map(vendorIds.map((id) => [id, noProfile()])));
+export class TaxProfileSellerIdentities extends SellerIdentities {
+  constructor(private readonly profiles: TaxProfilesService) {
+    super();
+  }
+
+  async read(scope: ShopScope, vendorIds: string[]): Promise<Map<string, SellerIdentityStatus>> {
+    const parties = await this.profiles.parties(scope, vendorIds);
+    return new Map([...parties].map(([id, p]) => [id, identityOf(p)]));
   }
 }

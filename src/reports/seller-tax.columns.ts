@@ -25,7 +25,7 @@ const FIGURE_COLUMNS: Array<[keyof SellerTaxFiguresDto, string]> = [
 ];
 
 const address =
-  (f: 'address1' | 'address2' | 'city' | 'state' | 'postalCode' | 'country') => (r: SellerTaxCsvLine) =>
+  (f: 'line1' | 'line2' | 'city' | 'postalCode' | 'region' | 'country') => (r: SellerTaxCsvLine) =>
     r.vendor.identity.address?.[f] ?? null;
 
 export const SELLER_TAX_CSV_COLUMNS: ReadonlyArray<CsvColumn<SellerTaxCsvLine>> = [
@@ -52,14 +52,19 @@ export const SELLER_TAX_CSV_COLUMNS: ReadonlyArray<CsvColumn<SellerTaxCsvLine>> 
     value: (r) => r.vendor.identity.entityType,
     description: 'individual or business',
   },
-  { header: 'address1', kind: 'text', value: address('address1'), description: 'address line 1' },
-  { header: 'address2', kind: 'text', value: address('address2'), description: 'address line 2' },
+  { header: 'addressLine1', kind: 'text', value: address('line1'), description: 'address line 1' },
+  { header: 'addressLine2', kind: 'text', value: address('line2'), description: 'address line 2' },
   { header: 'city', kind: 'text', value: address('city'), description: 'city' },
-  { header: 'state', kind: 'text', value: address('state'), description: 'state or region' },
   { header: 'postalCode', kind: 'text', value: address('postalCode'), description: 'postal code' },
-  { header: 'country', kind: 'text', value: address('country'), description: 'country' },
+  { header: 'region', kind: 'text', value: address('region'), description: 'state or region' },
+  { header: 'country', kind: 'text', value: address('country'), description: 'country (ISO 3166-1 alpha-2)' },
   { header: 'vatId', kind: 'text', value: (r) => r.vendor.identity.vatId, description: 'VAT id' },
-  { header: 'taxId', kind: 'text', value: (r) => r.vendor.identity.taxId, description: 'tax id, masked' },
+  {
+    header: 'taxId',
+    kind: 'text',
+    value: (r) => r.vendor.identity.taxId,
+    description: 'tax id (TIN), in full',
+  },
   {
     header: 'taxIdCountry',
     kind: 'text',
@@ -67,10 +72,10 @@ export const SELLER_TAX_CSV_COLUMNS: ReadonlyArray<CsvColumn<SellerTaxCsvLine>> 
     description: 'tax id country',
   },
   {
-    header: 'dateOfBirthOnFile',
+    header: 'dateOfBirth',
     kind: 'text',
-    value: (r) => String(r.vendor.identity.dateOfBirthOnFile),
-    description: 'true or false',
+    value: (r) => r.vendor.identity.dateOfBirth,
+    description: 'date of birth (YYYY-MM-DD) of an individual, empty for a business',
   },
   {
     header: 'businessRegistrationNumber',
@@ -101,9 +106,9 @@ export const SELLER_TAX_CSV_DOC = {
   description: 'The seller tax report of the year.',
   columns: describeColumns(SELLER_TAX_CSV_COLUMNS),
   example:
-    'year,period,vendorId,vendorName,complete,missing,legalName,entityType,address1,address2,city,state,' +
-    'postalCode,country,vatId,taxId,taxIdCountry,dateOfBirthOnFile,businessRegistrationNumber,consideration,' +
+    'year,period,vendorId,vendorName,complete,missing,legalName,entityType,addressLine1,addressLine2,city,' +
+    'postalCode,region,country,vatId,taxId,taxIdCountry,dateOfBirth,businessRegistrationNumber,consideration,' +
     'numberOfOrders,sales,refunds,commissions,fees,taxes,netConsideration\r\n' +
-    '2026,Q1,6740c1a2e4b0f15b3c9d0a21,acme apparel,true,,Acme Apparel GmbH,business,Hauptstr. 1,,Berlin,,' +
-    '10115,DE,DE123456789,••••6789,DE,false,HRB 123456,1180.50,23,1250.00,-69.50,141.66,23.61,11.81,1003.42\r\n',
+    '2026,Q1,6740c1a2e4b0f15b3c9d0a21,acme apparel,true,,Acme Apparel GmbH,business,Hauptstr. 1,,Berlin,' +
+    '10115,,DE,DE123456789,12/345/67890,DE,,HRB 123456,1180.50,23,1250.00,-69.50,141.66,23.61,11.81,1003.42\r\n',
 };

@@ -3,29 +3,19 @@ import type { SellerIdentityDto, SellerTaxVendorDto } from './dto/seller-tax-rep
 import { type QuarterCents, QUARTERS, toFigures, totalCents } from './seller-tax-figures';
 import type { SellerIdentity, SellerIdentityStatus } from './seller-identities';
 
-const MASK = '••••';
-
 /**
- * A tax id as the report shows it: `••••` and the last 4 of its characters (spaces removed), or
- * `••••` alone for an id shorter than 8 characters, where 4 would give most of it away.
- * Idempotent: a masked id masks to itself.
+ * The identity as the report shows it: every field in clear, the tax id and date of birth included —
+ * what DAC7 asks the operator to report (the route is the shop's own, never a vendor's or merchant's).
  */
-export function maskTaxId(taxId: string | null | undefined): string | null {
-  const id = (taxId ?? '').replace(/\s+/g, '');
-  if (!id) return null;
-  return id.length >= 8 ? `${MASK}${id.slice(-4)}` : MASK;
-}
-
-/** The identity as the report shows it: the tax id masked, the date of birth reduced to "on file". */
 export function toIdentityDto(identity: SellerIdentity): SellerIdentityDto {
   return {
     legalName: identity.legalName,
     entityType: identity.entityType,
     address: identity.address ? { ...identity.address } : null,
     vatId: identity.vatId,
-    taxId: maskTaxId(identity.taxId),
+    taxId: identity.taxId,
     taxIdCountry: identity.taxIdCountry,
-    dateOfBirthOnFile: !!identity.dateOfBirth,
+    dateOfBirth: identity.dateOfBirth,
     businessRegistrationNumber: identity.businessRegistrationNumber,
   };
 }

@@ -5,21 +5,28 @@ import { FakeSellerTaxRows, type TaxRow } from '../../test/fakes/seller-tax-rows
 import { FakeVendorsRepository, vendor } from '../../test/fakes/vendors.fake';
 import { cents, fmt } from '../../test/support/cents';
 import { csvObjects } from '../../test/support/csv';
+import type { AuditTrail } from '../audit/audit-trail.service';
 import type { ShopScope } from '../common/tenancy';
 import type { SellerTaxRowsRepository } from '../line-items/seller-tax-rows.repository';
 import type { VendorsRepository } from '../vendors/vendors.repository';
-import { maskTaxId } from './seller-tax.mapper';
 import { SellerTaxService } from './seller-tax.service';
-import { NoSellerIdentities, SellerIdentities, type SellerIdentityStatus } from './seller-identities';
+import { noProfile, SellerIdentities, type SellerIdentityStatus } from './seller-identities';
 
-/** Identities the test sets per vendor id; the rest answered as the placeholder does. */
+/** Identities the test sets per vendor id; the rest answered as having no tax profile. */
 class FakeIdentities extends SellerIdentities {
   readonly known = new Map<string, SellerIdentityStatus>();
   asked: string[][] = [];
-  async read(scope: ShopScope, ids: string[]) {
+  async read(_scope: ShopScope, ids: string[]) {
     this.asked.push(ids);
-    const none = await new NoSellerIdentities().read(scope, ids);
-    return new Map(ids.map((id) => [id, this.known.get(id) ?? none.get(id)!]));
+    return new Map(ids.map((id) => [id, this.known.get(id) ?? noProfile()]));
+  }
+}
+
+/** The audit trail's export records, kept as called. */
+class FakeExportAudit implements Pick<AuditTrail, 'recordNow'> {
+  readonly calls: Array<Parameters<AuditTrail['recordNow']>> = [];
+  async recordNow(...args: Parameters<AuditTrail['recordNow']>) {
+    this.calls.push(args);
   }
 }
 
@@ -29,10 +36,12 @@ function setup() {
   const rows = new FakeSellerTaxRows();
   const vendors = new FakeVendorsRepository();
   const identities = new FakeIdentities();
+  const audit = new FakeExportAudit();
   const service = new SellerTaxService(
     asReal<SellerTaxRowsRepository>(rows),
     asReal<VendorsRepository>(vendors),
     identities,
+    asReal<AuditTrail>(audit),
   );
   const row = (
     v: { _id: Types.ObjectId; shopId: Types.ObjectId },
@@ -52,7 +61,7 @@ function setup() {
       ...ZERO,
       ...more,
     });
-  return { rows, vendors, identities, service, row };
+  return { rows, vendors, identities, audit, service, row };
 }
 
 const text = async (s: Readable) => {
@@ -113,7 +122,7 @@ describe('SellerTaxService', () => {
     expect(bravo.quarters[3]).toMatchObject({ consideration: 5, numberOfOrders: 1 });
   });
 
-  it('shows the identity through the port: tax id masked, date of birth only as on file; no profile → incomplete', async () => {
+  it('shows the identity through the port in full (tax id, date of birth); no profile → incomplete', async () => {
     const { vendors, identities, service, row } = setup();
     const [a, b] = vendors.add(vendor('alpha'), vendor('bravo'));
     row(a, 1, '2025-02-01T00:00:00.000Z', 1);
@@ -123,11 +132,11 @@ describe('SellerTaxService', () => {
         legalName: 'Alpha GmbH',
         entityType: 'individual',
         address: {
-          address1: 'Hauptstr. 1',
-          address2: null,
+          line1: 'Hauptstr. 1',
+          line2: null,
           city: 'Berlin',
-          state: null,
           postalCode: '10115',
+          region: null,
           country: 'DE',
         },
         vatId: 'DE123456789',
@@ -147,18 +156,58 @@ describe('SellerTaxService', () => {
       missing: [],
       identity: {
         legalName: 'Alpha GmbH',
-        taxId: '••••8901',
-        dateOfBirthOnFile: true,
-        address: { city: 'Berlin' },
+        entityType: 'individual',
+        vatId: 'DE123456789',
+        taxId: '12345678901',
+        taxIdCountry: 'DE',
+        dateOfBirth: '1980-05-17',
+        businessRegistrationNumber: null,
+        address: { line1: 'Hauptstr. 1', line2: null, city: 'Berlin', postalCode: '10115', region: null },
       },
     });
-    expect(JSON.stringify(report)).not.toContain('12345678901');
-    expect(JSON.stringify(report)).not.toContain('1980-05-17');
     expect(report.vendors[1]).toMatchObject({
       complete: false,
       missing: ['legalName', 'entityType', 'address', 'taxId', 'taxIdCountry'],
-      identity: { legalName: null, taxId: null, dateOfBirthOnFile: false, address: null },
+      identity: { legalName: null, taxId: null, dateOfBirth: null, address: null },
     });
+  });
+
+  it('records each export: year, format and vendor rows, never an identity value', async () => {
+    const { vendors, identities, audit, service, row } = setup();
+    const [a, b] = vendors.add(vendor('alpha'), vendor('bravo'));
+    row(a, 1, '2025-02-01T00:00:00.000Z', 1);
+    row(b, 2, '2025-05-01T00:00:00.000Z', 2);
+    identities.known.set(String(a._id), {
+      identity: { ...noProfile().identity, taxId: 'TIN-SECRET-1', dateOfBirth: '1971-01-02' },
+      complete: false,
+      missing: ['legalName'],
+    });
+    await service.report(SHOP, 2025);
+    await service.reportCsv(SHOP, 2025);
+    await service.report(SHOP, 2023);
+    expect(audit.calls.map(([scope, action, resource, after]) => [scope, action, resource, after])).toEqual([
+      [
+        SHOP,
+        'shop.seller_tax_report.export',
+        { type: 'shop', id: SHOP.shopId },
+        { year: 2025, format: 'json', rowCount: 2 },
+      ],
+      [
+        SHOP,
+        'shop.seller_tax_report.export',
+        { type: 'shop', id: SHOP.shopId },
+        { year: 2025, format: 'csv', rowCount: 2 },
+      ],
+      [
+        SHOP,
+        'shop.seller_tax_report.export',
+        { type: 'shop', id: SHOP.shopId },
+        { year: 2023, format: 'json', rowCount: 0 },
+      ],
+    ]);
+    const trail = JSON.stringify(audit.calls);
+    expect(trail).not.toContain('TIN-SECRET-1');
+    expect(trail).not.toContain('1971-01-02');
   });
 
   it('a year without rows: no vendor, no identity read', async () => {
@@ -192,21 +241,5 @@ describe('SellerTaxService', () => {
       });
     });
     expect(rows[4]).toMatchObject({ consideration: '12.35', numberOfOrders: '2', netConsideration: '11.12' });
-  });
-});
-
-describe('maskTaxId', () => {
-  it.each([
-    ['12345678901', '••••8901'],
-    ['  DE 123 456 789 ', '••••6789'],
-    ['1234567', '••••'],
-    ['12345678', '••••5678'],
-    ['1234', '••••'],
-    ['1', '••••'],
-    ['', null],
-    [null, null],
-    ['••••8901', '••••8901'],
-  ])('%j → %j', (input, out) => {
-    expect(maskTaxId(input)).toBe(out);
   });
 });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Readable } from 'node:stream';
+import { AuditTrail } from '../audit/audit-trail.service';
 import { csvStream } from '../common/csv';
 import type { ShopScope } from '../common/tenancy';
 import { SellerTaxRowsRepository } from '../line-items/seller-tax-rows.repository';
@@ -22,9 +23,40 @@ export class SellerTaxService {
     private readonly rows: SellerTaxRowsRepository,
     private readonly vendors: VendorsRepository,
     private readonly identities: SellerIdentities,
+    private readonly audit: AuditTrail,
   ) {}
 
+  /** The report as JSON, its export recorded in the audit trail. */
   async report(scope: ShopScope, year: number): Promise<SellerTaxReportDto> {
+    const report = await this.build(scope, year);
+    await this.recordExport(scope, report, 'json');
+    return report;
+  }
+
+  /** The same report as CSV (SELLER_TAX_CSV_COLUMNS), streamed line by line; the export audited. */
+  async reportCsv(scope: ShopScope, year: number): Promise<{ stream: Readable; filename: string }> {
+    const report = await this.build(scope, year);
+    await this.recordExport(scope, report, 'csv');
+    return {
+      stream: csvStream(SELLER_TAX_CSV_COLUMNS, Readable.from(sellerTaxCsvLines(report))),
+      filename: `seller-tax-${year}.csv`,
+    };
+  }
+
+  /**
+   * Who took the report out, of which year, in which format and how many vendor rows (`rowCount`):
+   * never an identity value — the tax ids and dates of birth the report carries stay out of the trail.
+   */
+  private recordExport(scope: ShopScope, report: SellerTaxReportDto, format: 'json' | 'csv'): Promise<void> {
+    return this.audit.recordNow(
+      scope,
+      'shop.seller_tax_report.export',
+      { type: 'shop', id: scope.shopId },
+      { year: report.year, format, rowCount: report.vendors.length },
+    );
+  }
+
+  private async build(scope: ShopScope, year: number): Promise<SellerTaxReportDto> {
     const ranges = quarterRanges(year);
     const sums = await Promise.all(ranges.map((r) => this.rows.sumsIn(scope, r.from, r.to)));
     // vendorId → its four quarters in cents
@@ -49,15 +81,6 @@ export class SellerTaxService {
     );
     rows.sort(byName);
     return { year, vendors: rows };
-  }
-
-  /** The same report as CSV (SELLER_TAX_CSV_COLUMNS), streamed line by line as it is written. */
-  async reportCsv(scope: ShopScope, year: number): Promise<{ stream: Readable; filename: string }> {
-    const report = await this.report(scope, year);
-    return {
-      stream: csvStream(SELLER_TAX_CSV_COLUMNS, Readable.from(sellerTaxCsvLines(report))),
-      filename: `seller-tax-${year}.csv`,
-    };
   }
 }
 

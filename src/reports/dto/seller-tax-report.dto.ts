@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
-import { VendorAddressResponseDto } from '../../vendors/dto/vendor-response.dto';
+import { LegalAddressResponseDto } from '../../common/legal/legal-address.dto';
 import { QUARTERS, type Quarter } from '../seller-tax-figures';
 
 export const REPORT_YEAR_MIN = 1970;
@@ -23,14 +23,21 @@ export class SellerTaxReportQueryDto {
   year!: number;
 }
 
-/** The seller's identity from its tax profile: the tax id masked, the date of birth left out. */
+/**
+ * The seller's identity from its tax profile (DAC7 Annex V III B): every field in clear, the tax id
+ * and date of birth opened from their seals — the report is their purpose.
+ */
 export class SellerIdentityDto {
-  @ApiProperty({ type: String, nullable: true, maxLength: 200, example: 'Acme Apparel Ltd' })
+  @ApiProperty({ type: String, nullable: true, maxLength: 200, example: 'Acme Apparel GmbH' })
   legalName!: string | null;
   @ApiProperty({ enum: ['individual', 'business'], nullable: true, example: 'business' })
   entityType!: 'individual' | 'business' | null;
-  @ApiProperty({ type: VendorAddressResponseDto, nullable: true })
-  address!: VendorAddressResponseDto | null;
+  @ApiProperty({
+    type: LegalAddressResponseDto,
+    nullable: true,
+    description: 'The address of the tax profile (the primary address DAC7 asks for)',
+  })
+  address!: LegalAddressResponseDto | null;
   @ApiProperty({ type: String, nullable: true, maxLength: 64, example: 'DE123456789' })
   vatId!: string | null;
   @ApiProperty({
@@ -38,9 +45,9 @@ export class SellerIdentityDto {
     nullable: true,
     maxLength: 64,
     description:
-      'The tax identification number, masked: `••••` and its last 4 characters, spaces removed (an id ' +
-      'shorter than 8 characters reads `••••`). The full number stays sealed in the tax profile.',
-    example: '••••6789',
+      'The tax identification number (TIN) in full, as the vendor or shop entered it. Sealed at rest; ' +
+      'this report is the one answer that carries it in clear.',
+    example: '12/345/67890',
   })
   taxId!: string | null;
   @ApiProperty({
@@ -52,12 +59,16 @@ export class SellerIdentityDto {
   })
   taxIdCountry!: string | null;
   @ApiProperty({
+    type: String,
+    format: 'date',
+    nullable: true,
+    maxLength: 10,
     description:
-      'Whether a date of birth is on file (individuals need one). The date itself is never part of ' +
-      'the report: it stays sealed in the tax profile.',
-    example: false,
+      'Date of birth (YYYY-MM-DD) of an individual seller; null for a business or when not on file. ' +
+      'Sealed at rest; shown in clear only here.',
+    example: null,
   })
-  dateOfBirthOnFile!: boolean;
+  dateOfBirth!: string | null;
   @ApiProperty({ type: String, nullable: true, maxLength: 64, example: 'HRB 123456' })
   businessRegistrationNumber!: string | null;
 }
