@@ -176,7 +176,7 @@ describe('GET /v1/reports/seller-tax (e2e)', () => {
     expect(a.quarters[1].refunds).toBeLessThan(0);
     expect(b.quarters.map((q: any) => q.numberOfOrders)).toEqual([1, 1, 0, 0]);
     expect(b.quarters[2]).toMatchObject({ sales: 0, refunds: -100, consideration: -100, numberOfOrders: 0 });
-    // no tax profile yet (the placeholder identity port): incomplete, nothing known
+    // no tax profile: incomplete, nothing known (profiles: seller-tax-identities.e2e-spec.ts)
     expect(a).toMatchObject({
       complete: false,
       missing: ['legalName', 'entityType', 'address', 'taxId', 'taxIdCountry'],
@@ -187,7 +187,7 @@ describe('GET /v1/reports/seller-tax (e2e)', () => {
         vatId: null,
         taxId: null,
         taxIdCountry: null,
-        dateOfBirthOnFile: false,
+        dateOfBirth: null,
         businessRegistrationNumber: null,
       },
     });
