@@ -22,7 +22,9 @@ export class SellerTaxV1Controller {
       'What an EU platform operator reports per seller under DAC7, for one calendar year (UTC): per vendor ' +
       'and quarter the consideration (Σ salesAfterDiscount of payable sale rows − refunds), the number of ' +
       'orders, the commissions, fees and taxes withheld, and the vendor’s identity from its tax profile ' +
-      '(tax id masked, date of birth never shown) with `complete` and `missing`. A sale row counts in the ' +
+      '(in full: the tax id and date of birth included, the report being their purpose) with `complete` ' +
+      'and `missing`. Each call is audited (`shop.seller_tax_report.export`: year, format, row count, no ' +
+      'identity value). A sale row counts in the ' +
       'quarter of its order’s creation, a refund row in the quarter of the refund; a sale row counts once ' +
       'its order is paid, partially refunded or refunded (or a batch paid it). Payout adjustments are not ' +
       'counted. Every figure is summed from the rows in integer cents. Only vendors with a counted row in ' +
