@@ -25,6 +25,7 @@ const LAYERS = [
   'statements',
   // DESIGN §15: the scheduler drives the payout engine (payouts never imports it)
   'payout-schedule',
+  'reports', // the seller tax report: reads line-items and vendors
   'payouts',
   'transfers',
   'events', // the delivery engine of outbound events: it reads features, features never import it

@@ -25,6 +25,7 @@ import { PayoutsModule } from './payouts/payouts.module';
 import { DashboardsModule } from './dashboards/dashboards.module';
 import { DocumentsModule } from './documents/documents.module';
 import { StatementsModule } from './statements/statements.module';
+import { ReportsModule } from './reports/reports.module';
 import { ProcessorsModule } from './processors.module';
 import { ProductsModule } from './products/products.module';
 import { QueuesModule } from './queues/queues.module';
@@ -71,6 +72,7 @@ export const FEATURE_MODULES = [
   DashboardsModule,
   StatementsModule,
   DocumentsModule,
+  ReportsModule,
   AdjustmentsModule,
   TransfersModule,
   JobsModule,

@@ -1,7 +1,7 @@
 // `npm run bench [-- group…]`: runs the named scenario groups and prints a table. Default: `scale`
 // (20,000 orders over 10 shops: every list against its floor, round trips, ingestion, recalculation,
 // updates, RSS) and `probe` (a new user's first look: seed:demo 2,000 and six endpoints). Other
-// groups: foundation, payouts, commissions, dataflow, payouts-list and money (issue 17), events (issue 19).
+// groups: foundation, payouts, commissions, dataflow, payouts-list and money (issue 17), events (issue 19), seller-tax (issue 32).
 const harness = require('./harness');
 
 const GROUPS = {
@@ -14,6 +14,7 @@ const GROUPS = {
   'payouts-list': require('./money.bench').payoutsList,
   money: require('./money.bench').money,
   events: require('./events.bench'),
+  'seller-tax': require('./seller-tax.bench'),
 };
 
 async function main() {

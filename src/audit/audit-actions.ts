@@ -55,6 +55,8 @@ export const AUDIT_ACTIONS = [
   // A read worth a trace: money data leaving the system as a file (CSV statement or export).
   'payout_batch.statement.export',
   'shop.payouts.export',
+  // DESIGN §14: the seller tax report (DAC7) taken out, JSON or CSV: year, format and row count only
+  'shop.seller_tax_report.export',
   'merchant_key.create',
   'merchant_key.rotate',
   'merchant_key.revoke',

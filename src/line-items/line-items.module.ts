@@ -33,6 +33,7 @@ import { RecalculationService } from './recalculation.service';
 import { SkuUpdateRunner } from './sku-update.runner';
 import { VendorTally } from './vendor-tally.service';
 import { SystemLineItemsRepository } from './system-line-items.repository';
+import { SellerTaxRowsRepository } from './seller-tax-rows.repository';
 import { BalancesModule } from '../balances/balances.module';
 
 /**
@@ -78,8 +79,10 @@ import { BalancesModule } from '../balances/balances.module';
     SkuUpdateRunner,
     VendorTally,
     SystemLineItemsRepository,
+    SellerTaxRowsRepository,
   ],
   exports: [
+    SellerTaxRowsRepository,
     SalesFiguresRepository,
     LineItemsRepository,
     PayoutRowsRepository,

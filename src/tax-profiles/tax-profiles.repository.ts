@@ -31,6 +31,19 @@ export class TaxProfilesRepository extends TenantRepository<VendorTaxProfile> {
   }
 
   /**
+   * Many vendors' profiles in one read (the seller tax report: every vendor of a year at once, never
+   * one query per vendor). Served by the unique `{shopId, vendorId}` index; a vendor without a
+   * profile is simply absent from the answer. The audit outbox is left behind (never needed here).
+   */
+  findForVendors(scope: ShopScope, vendorIds: Types.ObjectId[]): Promise<VendorTaxProfile[]> {
+    if (vendorIds.length === 0) return Promise.resolve([]);
+    return this.model
+      .find(this.scoped(scope, { vendorId: { $in: vendorIds } }), { auditOutbox: 0 })
+      .lean<VendorTaxProfile[]>()
+      .exec();
+  }
+
+  /**
    * Sets the given fields, creating the profile on first use, only while the fields in `expect`
    * still hold what was read (the consent change was decided on it). Null: it changed meanwhile.
    */

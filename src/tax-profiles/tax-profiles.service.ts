@@ -59,17 +59,36 @@ export class TaxProfilesService {
   /** For document issuing and the tax report: the profile with its sealed values opened. */
   async party(scope: ShopScope, vendorId: string): Promise<VendorTaxParty> {
     const id = await this.vendor(scope, vendorId);
-    const p = await this.profiles.findForVendor(scope, id);
-    const r = toTaxProfileResponse(String(id), p);
+    return this.toParty(scope, String(id), await this.profiles.findForVendor(scope, id));
+  }
+
+  /**
+   * Many vendors' parties in one read (the seller tax report): vendor id → its party; a vendor without
+   * a profile gets the empty one (every required field missing). The ids are the caller's (vendors
+   * its own shop-scoped rows name), so no vendor lookup; an id that is no ObjectId is left out.
+   */
+  async parties(scope: ShopScope, vendorIds: string[]): Promise<Map<string, VendorTaxParty>> {
+    const ids = [...new Set(vendorIds)].filter((id) => Types.ObjectId.isValid(id) && id.length === 24);
+    if (ids.length === 0) return new Map();
+    const found = await this.profiles.findForVendors(
+      scope,
+      ids.map((id) => new Types.ObjectId(id)),
+    );
+    const byVendor = new Map(found.map((p) => [String(p.vendorId), p]));
+    return new Map(ids.map((id) => [id, this.toParty(scope, id, byVendor.get(id) ?? null)]));
+  }
+
+  private toParty(scope: ShopScope, vendorId: string, p: VendorTaxProfile | null): VendorTaxParty {
+    const r = toTaxProfileResponse(vendorId, p);
     return {
       vendorId: r.vendorId,
       legalName: r.legalName,
       entityType: r.entityType,
       address: r.address,
       vatId: r.vatId,
-      taxId: this.open(scope, 'vendor-tax-id', String(id), p?.taxIdEnc ?? null),
+      taxId: this.open(scope, 'vendor-tax-id', vendorId, p?.taxIdEnc ?? null),
       taxIdCountry: r.taxIdCountry,
-      dateOfBirth: this.open(scope, 'vendor-date-of-birth', String(id), p?.dateOfBirthEnc ?? null),
+      dateOfBirth: this.open(scope, 'vendor-date-of-birth', vendorId, p?.dateOfBirthEnc ?? null),
       businessRegistrationNumber: r.businessRegistrationNumber,
       selfBillingConsent: r.selfBillingConsent.given,
       completeness: r.completeness,
