@@ -107,6 +107,8 @@ async function seedRules(call, base, shop) {
       await client.connect();
       const at = new Date();
       await client.db().collection('commission_rules').insertMany(bodies.map((b) => storedRule(shop.shopId, b, at)));
+      // past the rules API: the shop's rules stamp moves on as a rule write's does (cached rules retire)
+      await client.db().collection('shops').updateOne({ _id: new ObjectId(shop.shopId) }, { $inc: { rulesVersion: 1 } });
     } finally {
       await client.close();
     }

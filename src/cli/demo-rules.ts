@@ -4,6 +4,7 @@ import { Model, Types } from 'mongoose';
 import { CommissionRule } from '../commissions/commission-rule.schema';
 import { productTypeKeyOf } from '../common/money';
 import type { ShopScope } from '../common/tenancy';
+import { ShopsRepository } from '../shops/shops.repository';
 import { CliUsageError } from './cli-command';
 
 const MAX_RULES = 100_000;
@@ -58,4 +59,6 @@ export async function insertDemoRules(
     });
   }
   for (let i = 0; i < docs.length; i += 1000) await model.insertMany(docs.slice(i, i + 1000));
+  // stored past the rules API: the shop's rules stamp moves on here (cached rules stop matching)
+  await app.get(ShopsRepository, { strict: false }).rulesChanged(scope.shopId);
 }

@@ -76,9 +76,10 @@ export class CommissionRule {
 
 export const CommissionRuleSchema = SchemaFactory.createForClass(CommissionRule);
 CommissionRuleSchema.plugin(auditOutboxPlugin);
-// The pricing read: every rule of the shop for the products / product types of a batch of lines.
-CommissionRuleSchema.index({ shopId: 1, level: 1, productId: 1, vendorId: 1, validFrom: 1 });
-CommissionRuleSchema.index({ shopId: 1, level: 1, productTypeKey: 1, vendorId: 1, validFrom: 1 });
+// The pricing read (commission-rule-reads.repository.ts `rulesFor`): every rule of the shop for the
+// products / product types of a batch of lines, in this order with `_id` last (a total order).
+CommissionRuleSchema.index({ shopId: 1, level: 1, productId: 1, vendorId: 1, validFrom: 1, _id: 1 });
+CommissionRuleSchema.index({ shopId: 1, level: 1, productTypeKey: 1, vendorId: 1, validFrom: 1, _id: 1 });
 // The list (offset paging, newest first; commission-rules.repository.ts `page`): `level` is always in
 // the filter (both levels as an `$in` when none is asked for: MongoDB merges the two sorted ranges),
 // then the filters asked for, the sort, and the `activeAt` range on validFrom / validTo. One index per

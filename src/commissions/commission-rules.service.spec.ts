@@ -1,9 +1,10 @@
 import { Types } from 'mongoose';
 import { fakeAuditTrail } from '../../test/fakes/audit.fake';
-import { FakeCommissionRulesRepository } from '../../test/fakes/commission-rules.fake';
+import { FakeCommissionRulesRepository, FakeRulesStamps } from '../../test/fakes/commission-rules.fake';
 import { asReal, FixedClock, OTHER_SHOP, SHOP } from '../../test/fakes/fake';
 import { FakeVendorsRepository, vendor } from '../../test/fakes/vendors.fake';
 import { ConflictError, NotFoundError, NotImplementedError, ValidationError } from '../common/errors';
+import type { ShopsRepository } from '../shops/shops.repository';
 import type { VendorsRepository } from '../vendors/vendors.repository';
 import { CLAIM_TTL_MS, groupKey, type RuleBody } from './commission-rule-checks';
 import type { CommissionRulesRepository } from './commission-rules.repository';
@@ -24,8 +25,10 @@ describe('CommissionRulesService (repositories faked)', () => {
   let clock: FixedClock;
   let estimator: RuleImpactEstimator;
   let service: CommissionRulesService;
+  let stamps: FakeRulesStamps;
 
   beforeEach(() => {
+    stamps = new FakeRulesStamps();
     rules = new FakeCommissionRulesRepository();
     vendors = new FakeVendorsRepository();
     clock = new FixedClock(new Date('2026-11-21T12:00:00.000Z'));
@@ -36,7 +39,30 @@ describe('CommissionRulesService (repositories faked)', () => {
       { evaluate: (s, c) => estimator.evaluate(s, c) },
       clock,
       fakeAuditTrail(clock),
+      asReal<ShopsRepository>(stamps),
     );
+  });
+
+  it("moves the shop's rules stamp before each write lands and after it ends, failed or not", async () => {
+    // what a pricing read sees while the write is in flight: a new version, marked in flight
+    const during: unknown[] = [];
+    rules.beforeWrite = async () => void during.push({ ...stamps.of(SHOP.shopId) });
+    const created = await service.create(SHOP, body());
+    expect(during).toEqual([{ rulesVersion: 1, rulesWriting: 1, rulesWriteAt: clock.now() }]);
+    expect(stamps.of(SHOP.shopId)).toMatchObject({ rulesVersion: 2, rulesWriting: 0 });
+    await service.replace(SHOP, created._id, body({ commissionAmount: 11 }));
+    await service.remove(SHOP, created._id);
+    expect(stamps.of(SHOP.shopId)).toMatchObject({ rulesVersion: 6, rulesWriting: 0 });
+    // a write that fails still ends its stamp (no write left counted in flight)
+    rules.beforeWrite = () => Promise.reject(new Error('store down'));
+    await expect(service.create(SHOP, body())).rejects.toThrow('store down');
+    expect(stamps.of(SHOP.shopId)).toMatchObject({ rulesVersion: 8, rulesWriting: 0 });
+    // refused before writing: the stamp does not move; another shop's stamp never does
+    await expect(service.create(SHOP, body({ commissionAmount: 101 }))).rejects.toBeInstanceOf(
+      ValidationError,
+    );
+    expect(stamps.of(SHOP.shopId).rulesVersion).toBe(8);
+    expect(stamps.stamps.has(OTHER_SHOP.shopId)).toBe(false);
   });
 
   it('creates a rule and releases its claim', async () => {

@@ -5,6 +5,7 @@ import { Clock } from '../common/clock/clock';
 import { ConflictError, NotFoundError, ValidationError } from '../common/errors';
 import { nextOffset } from '../common/pagination';
 import { toObjectId, type ShopScope } from '../common/tenancy';
+import { ShopsRepository } from '../shops/shops.repository';
 import { VendorsRepository } from '../vendors/vendors.repository';
 import {
   checkRuleBody,
@@ -46,6 +47,7 @@ export class CommissionRulesService {
     private readonly estimator: RuleImpactEstimator,
     private readonly clock: Clock,
     private readonly audit: AuditTrail,
+    private readonly shops: ShopsRepository,
   ) {}
 
   async create(scope: ShopScope, body: RuleBody): Promise<CommissionRuleDto> {
@@ -115,7 +117,7 @@ export class CommissionRulesService {
       ruleAuditView(current),
       this.rules.collectionName,
     );
-    const deleted = await this.rules.delete(scope, current._id);
+    const deleted = await this.stamped(scope, () => this.rules.delete(scope, current._id));
     await this.audit.finishDelete(scope, pending, deleted);
     if (!deleted) throw new NotFoundError('Commission rule');
     return { _id: String(current._id), deleted: true };
@@ -194,7 +196,7 @@ export class CommissionRulesService {
         continue;
       }
       try {
-        return await write();
+        return await this.stamped(scope, write);
       } finally {
         await this.rules
           .release(scope, key, ruleId)
@@ -204,6 +206,20 @@ export class CommissionRulesService {
       }
     }
     throw new ConflictError('The rules of this product or type kept changing meanwhile; retry the request');
+  }
+
+  /**
+   * Runs a rule's write between two moves of the shop's rules stamp (shop.schema.ts `rulesVersion`):
+   * every process's cached rules of the shop stop matching before the write lands, and rules read
+   * while it is in flight are not cached; the closing move retires any read in between.
+   */
+  private async stamped<T>(scope: ShopScope, write: () => Promise<T>): Promise<T> {
+    await this.shops.startRulesWrite(scope.shopId, this.clock.now());
+    try {
+      return await write();
+    } finally {
+      await this.shops.endRulesWrite(scope.shopId);
+    }
   }
 
   /** 409 naming the other rule when the candidate's interval meets one of its group's. */

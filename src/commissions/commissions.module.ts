@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { ShopsModule } from '../shops/shops.module';
 import { VendorsModule } from '../vendors/vendors.module';
 import { CommissionRuleGroup, CommissionRuleGroupSchema } from './commission-rule-group.schema';
 import { CommissionRule, CommissionRuleSchema } from './commission-rule.schema';
@@ -7,6 +8,7 @@ import { CommissionRulesRepository } from './commission-rules.repository';
 import { CommissionRulesService } from './commission-rules.service';
 import { CommissionRulesV1Controller } from './commission-rules.v1.controller';
 import { CommissionRuleReadsRepository } from './commission-rule-reads.repository';
+import { RulesCache } from './rules-cache';
 import { CommissionsService } from './commissions.service';
 import { CommissionsV1Controller } from './commissions.v1.controller';
 import { SkuCommission, SkuCommissionSchema } from './sku-commission.schema';
@@ -20,15 +22,18 @@ import { SkuCommissionsRepository } from './sku-commissions.repository';
       { name: CommissionRuleGroup.name, schema: CommissionRuleGroupSchema },
     ]),
     VendorsModule,
+    ShopsModule,
   ],
   controllers: [CommissionsV1Controller, CommissionRulesV1Controller],
   providers: [
     SkuCommissionsRepository,
     CommissionRuleReadsRepository,
+    // this process's rules (rules-cache.ts): one per app, whatever imports the module
+    { provide: RulesCache, useFactory: () => new RulesCache() },
     CommissionsService,
     CommissionRulesRepository,
     CommissionRulesService,
   ],
-  exports: [SkuCommissionsRepository, CommissionRulesService, CommissionRuleReadsRepository],
+  exports: [SkuCommissionsRepository, CommissionRulesService, CommissionRuleReadsRepository, RulesCache],
 })
 export class CommissionsModule {}

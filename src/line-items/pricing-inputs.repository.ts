@@ -19,10 +19,6 @@ const VENDORS = 'vendors';
 const SKUS = 'skus';
 const ENDPOINTS = 'webhookEndpoints';
 const PRODUCTS = 'products';
-const PRODUCT_RULES = 'productRules';
-const TYPE_RULES = 'typeRules';
-/** The field of a products part document holding its type's rules. */
-const JOINED_TYPE_RULES = 'typeRules';
 
 /** What pricing reads: the vendors by stored (lowercased) name or id, the SKU records, and maybe the endpoints. */
 export interface PricingInputsWanted {
@@ -43,19 +39,26 @@ export interface PricingInputs {
   skus: StoredSku[];
   /** The stored products' types (only products the shop has stored). */
   products: Array<{ productId: string; productType: string | null }>;
-  /** The ladder's rules: the product rules of the lines' products and every product-type rule. */
+  /** The ladder's rules: those of the lines' products, of their stored types and of `typeKeys`. */
   rules: StoredLadderRule[];
   /** The shop's endpoints when wanted (as EventSink.emit takes them), else null. */
   endpoints: Array<Record<string, unknown>> | null;
 }
 
 /**
- * The pricing read: the shop, its vendors and SKU records, the lines' products and commission
- * rules (the ladder, DESIGN §13) (and, for a new order, its webhook endpoints) in one command — an aggregation on `shops` with a `$unionWith` part per collection
- * (database/read-together.ts), each part built and tenant-scoped by its own repository.
+ * The pricing read: the shop, its vendors and SKU records and the lines' stored products (and, for
+ * a new order, its webhook endpoints) in one command — an aggregation on `shops` with a `$unionWith`
+ * part per collection (database/read-together.ts), each part built and tenant-scoped by its own
+ * repository — then the commission rules those lines and products need (the ladder, DESIGN §13):
+ * from this process's cache while the shop's rules stamp, loaded with the shop, is the one they
+ * were read at (no command), else by index seeks of the keys missing (commission-rule-reads).
  * Ingestion makes it once per order; every round trip costs the client and the store about as much
  * as the read. MongoDB: serves each part from the same index its collection's own read uses (the
  * index-coverage gate reads every part), and the merge saves three network round trips per order.
+ * The rules stay out of the combined read: the development store runs a `$unionWith` or `$lookup`
+ * part over its whole collection, whatever its filter (~5-10 ms of store CPU at 1,200 rules, per
+ * part and per joined product), where its own `find` seeks. MongoDB: serves those parts from the
+ * same indexes as the seeks; the cache saves it the rules' reads too.
  * Null: no shop with this id.
  */
 @Injectable()
@@ -73,30 +76,23 @@ export class PricingInputsRepository {
     const parts = [
       this.vendors.namesOrIdsPart(VENDORS, scope, want.vendorNames, want.vendorIds),
       this.skuRecords.skusPart(SKUS, scope, want.skus),
-      // each stored product with the product-type rules of its type, joined in this same command
-      this.products.typesPart(PRODUCTS, scope, want.productIds, [
-        this.rules.typeRulesJoin(JOINED_TYPE_RULES, scope),
-      ]),
-      this.rules.productRulesPart(PRODUCT_RULES, scope, want.productIds),
-      this.rules.typeRulesPart(TYPE_RULES, scope, want.typeKeys ?? []),
+      this.products.typesPart(PRODUCTS, scope, want.productIds),
       want.endpoints ? this.endpoints.allPart(ENDPOINTS, scope) : null,
     ].filter((p): p is UnionPart => p !== null);
     const { shop, parts: found } = await this.shops.findByIdWith(scope.shopId, parts);
     if (!shop) return null;
     const products = (found.get(PRODUCTS) ?? []) as unknown as Array<
-      PricingInputs['products'][number] & { [JOINED_TYPE_RULES]?: StoredLadderRule[] }
+      PricingInputs['products'][number] & { productTypeKey?: string | null }
     >;
-    // a type's rules come once per product of that type (and maybe in the preview's own part): once each
-    const rules = new Map<string, StoredLadderRule>();
-    const typeRules = products.flatMap((p) => p[JOINED_TYPE_RULES] ?? []);
-    for (const r of [...(found.get(PRODUCT_RULES) ?? []), ...(found.get(TYPE_RULES) ?? []), ...typeRules])
-      rules.set(String((r as unknown as StoredLadderRule)._id), r as unknown as StoredLadderRule);
+    const typeKeys = new Set(want.typeKeys ?? []);
+    for (const p of products) if (p.productTypeKey) typeKeys.add(p.productTypeKey);
+    const rules = await this.rules.rulesFor(scope, shop, want.productIds, [...typeKeys]);
     return {
       shop,
       vendors: (found.get(VENDORS) ?? []) as unknown as VendorSummary[],
       skus: (found.get(SKUS) ?? []) as unknown as StoredSku[],
       products: products.map((p) => ({ productId: p.productId, productType: p.productType })),
-      rules: [...rules.values()],
+      rules,
       endpoints: want.endpoints ? (found.get(ENDPOINTS) ?? []) : null,
     };
   }

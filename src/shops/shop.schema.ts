@@ -114,6 +114,21 @@ export class Shop {
   @Prop({ type: Number, default: 0 })
   refundsWaiting!: number;
 
+  /**
+   * The stamp of the shop's commission rules (DESIGN §13): moved on when a rule write starts and
+   * again when it ends, so a process's cached rules (commissions/rules-cache.ts) stop matching it.
+   * `rulesWriting` counts the writes in flight and `rulesWriteAt` holds the last one's start: rules
+   * read meanwhile are not cached. Absent on shops stored before it: 0, 0, null.
+   */
+  @Prop({ type: Number, default: 0 })
+  rulesVersion!: number;
+
+  @Prop({ type: Number, default: 0 })
+  rulesWriting!: number;
+
+  @Prop({ type: Date, default: null })
+  rulesWriteAt!: Date | null;
+
   createdAt!: Date;
   updatedAt!: Date;
 }

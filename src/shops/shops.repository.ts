@@ -110,6 +110,30 @@ export class ShopsRepository {
     if (id && n !== 0) await this.model.updateOne({ _id: id }, { $inc: { refundsWaiting: n } }).exec();
   }
 
+  /**
+   * A commission rule write starts: the rules' stamp moves on (every process's cached rules of the
+   * shop stop matching) and the write counts as in flight (shop.schema.ts `rulesVersion`).
+   */
+  async startRulesWrite(shopId: string, at: Date): Promise<void> {
+    const id = toObjectId(shopId);
+    if (id)
+      await this.model
+        .updateOne({ _id: id }, { $inc: { rulesVersion: 1, rulesWriting: 1 }, $set: { rulesWriteAt: at } })
+        .exec();
+  }
+
+  /** The rule write ended (done or failed): the stamp moves on again, and it is no longer in flight. */
+  async endRulesWrite(shopId: string): Promise<void> {
+    const id = toObjectId(shopId);
+    if (id) await this.model.updateOne({ _id: id }, { $inc: { rulesVersion: 1, rulesWriting: -1 } }).exec();
+  }
+
+  /** Rules were stored without the API (a seed): the stamp moves on, nothing is in flight. */
+  async rulesChanged(shopId: string): Promise<void> {
+    const id = toObjectId(shopId);
+    if (id) await this.model.updateOne({ _id: id }, { $inc: { rulesVersion: 1 } }).exec();
+  }
+
   /** A new key: its hash, and the next key version (tokens of the old key stop working). */
   async setApiKeyHash(domain: string, apiKeyHash: string): Promise<Shop | null> {
     return this.model

@@ -4,6 +4,7 @@ import { Model, Types } from 'mongoose';
 import { CommissionRule } from '../../src/commissions/commission-rule.schema';
 import { shopScope } from '../../src/common/tenancy';
 import { RuleDryRun } from '../../src/line-items/rule-dry-run.service';
+import { ShopsRepository } from '../../src/shops/shops.repository';
 import { startApp, TestApp } from '../support/app';
 import { createVendor, uploadSkus } from '../support/catalog';
 import { cents, divHalfUp, fmt } from '../support/cents';
@@ -34,6 +35,8 @@ describe('commission ladder (e2e)', () => {
       commissionType: 'percentage',
       ...r,
     });
+    // stored past the rules API: the shop's rules stamp moves on as a rule write's does (rules-cache.ts)
+    await t.app.get(ShopsRepository).rulesChanged(shop.shopId);
     return String(doc._id);
   };
   const lines = async (): Promise<any[]> =>

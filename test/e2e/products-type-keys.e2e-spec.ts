@@ -5,6 +5,7 @@ import { productsCommands } from '../../src/cli/products.commands';
 import { CommissionRule } from '../../src/commissions/commission-rule.schema';
 import { Product } from '../../src/products/product.schema';
 import { productObjectId } from '../../src/products/products.repository';
+import { ShopsRepository } from '../../src/shops/shops.repository';
 import { startApp, TestApp } from '../support/app';
 import { createVendor } from '../support/catalog';
 import { cents, divHalfUp, fmt } from '../support/cents';
@@ -72,6 +73,7 @@ describe('products:type-keys backfill (e2e)', () => {
       commissionType: 'percentage',
       commissionAmount: 25,
     });
+    await t.app.get(ShopsRepository).rulesChanged(shop.shopId); // past the API: the stamp moves on
     const order = shopifyOrder({
       financialStatus: 'paid',
       lineItems: [{ sku: 'TK-LAMP', vendor: 'Lumen', price: '40.00', quantity: 2, productId: LAMP }],

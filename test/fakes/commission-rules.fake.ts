@@ -8,6 +8,7 @@ import type {
   RuleData,
 } from '../../src/commissions/commission-rules.repository';
 import type { ShopScope } from '../../src/common/tenancy';
+import type { ShopsRepository } from '../../src/shops/shops.repository';
 import { inScope } from './fake';
 
 type RuleMethods =
@@ -116,5 +117,32 @@ export class FakeCommissionRulesRepository implements Pick<CommissionRulesReposi
     const hook = this.beforeWrite;
     this.beforeWrite = null;
     if (hook) await hook();
+  }
+}
+
+/** The shops' rule stamps (shop.schema.ts `rulesVersion`) as ShopsRepository moves them. */
+export class FakeRulesStamps implements Pick<ShopsRepository, 'startRulesWrite' | 'endRulesWrite'> {
+  readonly stamps = new Map<
+    string,
+    { rulesVersion: number; rulesWriting: number; rulesWriteAt: Date | null }
+  >();
+
+  of(shopId: string): { rulesVersion: number; rulesWriting: number; rulesWriteAt: Date | null } {
+    let s = this.stamps.get(shopId);
+    if (!s) this.stamps.set(shopId, (s = { rulesVersion: 0, rulesWriting: 0, rulesWriteAt: null }));
+    return s;
+  }
+
+  async startRulesWrite(shopId: string, at: Date): Promise<void> {
+    const s = this.of(shopId);
+    s.rulesVersion++;
+    s.rulesWriting++;
+    s.rulesWriteAt = at;
+  }
+
+  async endRulesWrite(shopId: string): Promise<void> {
+    const s = this.of(shopId);
+    s.rulesVersion++;
+    s.rulesWriting--;
   }
 }
