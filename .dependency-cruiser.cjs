@@ -20,6 +20,7 @@ const LAYERS = [
   'health',
   // features, in the order money flows (DESIGN §8–§11), then the ones they build on
   'dashboards', // reads the money features below it (line items, payouts, transfers, balances, products)
+  'documents', // DESIGN §14: issued documents, their PDFs and signed links; reads statements and below
   'statements',
   'payouts',
   'transfers',
