@@ -1,0 +1,42 @@
+import { Module } from '@nestjs/common';
+import { authConfig, type AuthConfig, platformConfig, type PlatformConfig } from '../../config/configuration';
+import { LineItemsModule } from '../../line-items/line-items.module';
+import { OrdersDataModule } from '../../order-data/orders-data.module';
+import { OrderLookup } from '../../orders/order-lookup';
+import { ShopsModule } from '../../shops/shops.module';
+import { DOCUMENT_READER } from '../document.types';
+import { DocumentLinkSigner, linkKeys } from '../links/document-link.signer';
+import { DocumentLinksController } from '../links/document-links.controller';
+import { DocumentLinksService } from '../links/document-links.service';
+import { DocumentPdfV1Controller, DocumentPdfV2Controller } from './document-pdf.controllers';
+import { DocumentPdfService } from './document-pdf.service';
+import { UnissuedDocuments } from './unissued-documents.reader';
+
+/**
+ * Document PDFs and signed document links (DESIGN §14). Reads issued documents only through the
+ * DocumentReader port (DOCUMENT_READER). MERGE: replace the UnissuedDocuments provider below with
+ * `imports: [DocumentsModule]` (the documents store, which provides and exports DOCUMENT_READER).
+ */
+@Module({
+  imports: [OrdersDataModule, LineItemsModule, ShopsModule],
+  controllers: [DocumentPdfV1Controller, DocumentPdfV2Controller, DocumentLinksController],
+  providers: [
+    DocumentPdfService,
+    DocumentLinksService,
+    OrderLookup,
+    { provide: DOCUMENT_READER, useClass: UnissuedDocuments },
+    {
+      provide: DocumentLinkSigner,
+      useFactory: (platform: PlatformConfig, auth: AuthConfig) =>
+        new DocumentLinkSigner(
+          linkKeys({
+            encryptionKey: platform.encryptionKey,
+            previousEncryptionKey: platform.previousEncryptionKey,
+            jwtSecret: auth.jwtSecret,
+          }),
+        ),
+      inject: [platformConfig.KEY, authConfig.KEY],
+    },
+  ],
+})
+export class DocumentPdfModule {}
