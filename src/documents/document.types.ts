@@ -90,10 +90,6 @@ export interface DocumentReader {
   findById(scope: ShopScope, id: string): Promise<DocumentView | null>;
   /** The newest numbered invoice (commission_invoice, else self_billed_invoice) whose lines include
    * the order, for that vendor; null when none is issued yet. */
-  findInvoiceForOrder(
-    scope: ShopScope,
-    vendorId: string,
-    orderId: string,
-  ): Promise<DocumentView | null>;
+  findInvoiceForOrder(scope: ShopScope, vendorId: string, orderId: string): Promise<DocumentView | null>;
 }
 export const DOCUMENT_READER = Symbol('DocumentReader');

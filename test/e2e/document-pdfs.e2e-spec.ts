@@ -108,13 +108,19 @@ describe('document PDFs and signed links (e2e)', () => {
       t,
       shop,
       'orders/create',
-      shopifyOrder({ id: order2, lineItems: [{ title: 'Lamp', vendor: 'Docs Beta', price: '10.00', quantity: 1 }] }),
+      shopifyOrder({
+        id: order2,
+        lineItems: [{ title: 'Lamp', vendor: 'Docs Beta', price: '10.00', quantity: 1 }],
+      }),
     );
     await deliver(
       t,
       shop,
       'orders/create',
-      shopifyOrder({ id: order3, lineItems: [{ title: 'Pin', vendor: 'Docs Alpha', price: '3.00', quantity: 1 }] }),
+      shopifyOrder({
+        id: order3,
+        lineItems: [{ title: 'Pin', vendor: 'Docs Alpha', price: '3.00', quantity: 1 }],
+      }),
     );
     step('orders');
     invA = docs.add(
@@ -187,14 +193,21 @@ describe('document PDFs and signed links (e2e)', () => {
       expect(text).toContain('INV-2026-000007');
       expect(text).toContain('Docs Market GmbH');
       expect(text).toContain('Alpha Trading SARL');
-      expect(words(linesWith(text, '#D-1001')[0]).slice(-3)).toEqual([fmt(aNet), fmt(aTax), fmt(aNet + aTax)]);
+      expect(words(linesWith(text, '#D-1001')[0]).slice(-3)).toEqual([
+        fmt(aNet),
+        fmt(aTax),
+        fmt(aNet + aTax),
+      ]);
       expect(words(linesWith(text, 'Total (USD)')[0]).pop()).toBe(fmt(aNet + aTax));
       // 10 % of 100.00 + 19.99 = 12.00 (11.999 → 12.00), tax 19 % = 2.28: the oracle's own figures
       expect([fmt(aNet), fmt(aTax)]).toEqual(['12.00', '2.28']);
     });
 
     it('the same document renders to the same bytes each time (from its snapshot)', async () => {
-      const [x, y] = [await get(`/v1/documents/${invA.id}/pdf`, shop.token), await get(`/v2/documents/${invA.id}/pdf`, shop.token)];
+      const [x, y] = [
+        await get(`/v1/documents/${invA.id}/pdf`, shop.token),
+        await get(`/v2/documents/${invA.id}/pdf`, shop.token),
+      ];
       expect(x.bytes.equals(y.bytes)).toBe(true);
     });
 
@@ -290,7 +303,10 @@ describe('document PDFs and signed links (e2e)', () => {
     it('no invoice issued for the order yet → 409', async () => {
       const res = await t.api.post('/documents/invoice', { orderId: String(order3) }, { token: tokA });
       expect(res.status).toBe(409);
-      expect(res.body.error).toMatchObject({ code: 'CONFLICT', message: 'no invoice has been issued for this order yet' });
+      expect(res.body.error).toMatchObject({
+        code: 'CONFLICT',
+        message: 'no invoice has been issued for this order yet',
+      });
     });
 
     it('packing slip: the vendor’s lines and the ship-to address, no price, none of another vendor’s lines', async () => {
@@ -302,7 +318,14 @@ describe('document PDFs and signed links (e2e)', () => {
       const text = pdfText(pdf.bytes);
       expect(words(linesWith(text, 'Canvas tote')[0])).toEqual(['TOTE-1', 'Canvas', 'tote', '2']);
       expect(words(linesWith(text, 'Linen scarf')[0])).toEqual(['SCARF-7', 'Linen', 'scarf', '1']);
-      for (const part of ['Erika Mustermann', '7 Linden Allee', 'Hinterhaus', '04109 Leipzig', 'Saxony, Germany', '#D-1001']) {
+      for (const part of [
+        'Erika Mustermann',
+        '7 Linden Allee',
+        'Hinterhaus',
+        '04109 Leipzig',
+        'Saxony, Germany',
+        '#D-1001',
+      ]) {
         expect(text).toContain(part);
       }
       expect(text).not.toContain('Brass lamp');
@@ -312,17 +335,37 @@ describe('document PDFs and signed links (e2e)', () => {
     });
 
     it('the shop token asks under /v2 with ?vendorId= (required: 422 without it)', async () => {
-      const ok = await t.api.post(`/v2/documents/packing-slip?vendorId=${b._id}`, { orderId: String(order2) }, { token: shop.token });
+      const ok = await t.api.post(
+        `/v2/documents/packing-slip?vendorId=${b._id}`,
+        { orderId: String(order2) },
+        { token: shop.token },
+      );
       expect(ok.status).toBe(201);
       const text = pdfText((await get(ok.body.data.url.slice(t.url.length))).bytes);
       expect(text).toContain('Lamp');
-      const inv = await t.api.post(`/v2/documents/invoice?vendorId=${a._id}`, { orderId: String(order1) }, { token: shop.token });
+      const inv = await t.api.post(
+        `/v2/documents/invoice?vendorId=${a._id}`,
+        { orderId: String(order1) },
+        { token: shop.token },
+      );
       expect(inv.status).toBe(201);
-      const none = await t.api.post('/v2/documents/packing-slip', { orderId: String(order2) }, { token: shop.token });
+      const none = await t.api.post(
+        '/v2/documents/packing-slip',
+        { orderId: String(order2) },
+        { token: shop.token },
+      );
       expect(none.status).toBe(422);
-      const badId = await t.api.post('/v2/documents/packing-slip?vendorId=xyz', { orderId: String(order2) }, { token: shop.token });
+      const badId = await t.api.post(
+        '/v2/documents/packing-slip?vendorId=xyz',
+        { orderId: String(order2) },
+        { token: shop.token },
+      );
       expect(badId.status).toBe(422);
-      const badBody = await t.api.post(`/v2/documents/packing-slip?vendorId=${b._id}`, { orderId: 'abc' }, { token: shop.token });
+      const badBody = await t.api.post(
+        `/v2/documents/packing-slip?vendorId=${b._id}`,
+        { orderId: 'abc' },
+        { token: shop.token },
+      );
       expect(badBody.status).toBe(422);
     });
 
@@ -330,20 +373,42 @@ describe('document PDFs and signed links (e2e)', () => {
       const r1 = await t.api.post('/documents/packing-slip', { orderId: String(order2) }, { token: tokA });
       expect(r1.status).toBe(404);
       expect(r1.body.error.code).toBe('NOT_FOUND');
-      expect((await t.api.post('/documents/invoice', { orderId: String(order2) }, { token: tokA })).status).toBe(404);
-      const r2 = await t.api.post(`/documents/packing-slip?vendorId=${b._id}`, { orderId: String(order1) }, { token: tokA });
+      expect(
+        (await t.api.post('/documents/invoice', { orderId: String(order2) }, { token: tokA })).status,
+      ).toBe(404);
+      const r2 = await t.api.post(
+        `/documents/packing-slip?vendorId=${b._id}`,
+        { orderId: String(order1) },
+        { token: tokA },
+      );
       expect(r2.status).toBe(404);
-      const r3 = await t.api.post(`/v2/documents/packing-slip?vendorId=${a._id}`, { orderId: String(order2) }, { token: shop.token });
+      const r3 = await t.api.post(
+        `/v2/documents/packing-slip?vendorId=${a._id}`,
+        { orderId: String(order2) },
+        { token: shop.token },
+      );
       expect(r3.status).toBe(404);
     });
 
     it('another shop’s order → 404; a merchant token → 403', async () => {
-      const cross = await t.api.post(`/v2/documents/packing-slip?vendorId=${a._id}`, { orderId: String(order1) }, { token: other.token });
+      const cross = await t.api.post(
+        `/v2/documents/packing-slip?vendorId=${a._id}`,
+        { orderId: String(order1) },
+        { token: other.token },
+      );
       expect(cross.status).toBe(404);
-      const crossInv = await t.api.post(`/v2/documents/invoice?vendorId=${a._id}`, { orderId: String(order1) }, { token: other.token });
+      const crossInv = await t.api.post(
+        `/v2/documents/invoice?vendorId=${a._id}`,
+        { orderId: String(order1) },
+        { token: other.token },
+      );
       expect(crossInv.status).toBe(404);
       for (const path of ['/v2/documents/invoice', '/v2/documents/packing-slip', '/documents/invoice']) {
-        const r = await t.api.post(`${path}?vendorId=${a._id}`, { orderId: String(order1) }, { token: merchant });
+        const r = await t.api.post(
+          `${path}?vendorId=${a._id}`,
+          { orderId: String(order1) },
+          { token: merchant },
+        );
         expect(r.status).toBe(403);
       }
     });

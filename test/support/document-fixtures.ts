@@ -35,14 +35,23 @@ export class FixtureDocuments implements DocumentReader {
       .filter((d) => d.snapshot.lines.some((l) => l.orderId === orderId))
       .sort((a, b) => b.issuedAt.localeCompare(a.issuedAt));
     return Promise.resolve(
-      mine.find((d) => d.type === 'commission_invoice') ?? mine.find((d) => d.type === 'self_billed_invoice') ?? null,
+      mine.find((d) => d.type === 'commission_invoice') ??
+        mine.find((d) => d.type === 'self_billed_invoice') ??
+        null,
     );
   }
 }
 
 export const party = (legalName: string, vatId: string | null): DocumentParty => ({
   legalName,
-  address: { line1: '1 Quay Street', line2: null, city: 'Hamburg', postalCode: '20457', region: null, country: 'DE' },
+  address: {
+    line1: '1 Quay Street',
+    line2: null,
+    city: 'Hamburg',
+    postalCode: '20457',
+    region: null,
+    country: 'DE',
+  },
   vatId,
   taxId: null,
   businessRegistrationNumber: null,

@@ -37,7 +37,8 @@ export class DocumentLinkDto {
       'A link of ours that serves the PDF without `x-access-token` until `expiresAt` (48 hours); it opens this ' +
       'one document only. A changed link answers 403, an expired one 410.',
     maxLength: 2048,
-    example: 'https://api.example.com/documents/links/eyJ2IjoxLCJzIjoiNjc0MGI5ZjFjMmE0ZTE1YjNjOWQwYTAxIn0.q3kZ4bQ',
+    example:
+      'https://api.example.com/documents/links/eyJ2IjoxLCJzIjoiNjc0MGI5ZjFjMmE0ZTE1YjNjOWQwYTAxIn0.q3kZ4bQ',
   })
   url!: string;
 

@@ -83,11 +83,17 @@ function parse(body: string): LinkClaims | null {
     return null;
   }
   const id = (x: unknown) => typeof x === 'string' && /^[0-9a-f]{24}$/.test(x);
-  if (w.v !== 1 || !id(w.s) || !id(w.vd) || typeof w.e !== 'number' || !Number.isSafeInteger(w.e)) return null;
+  if (w.v !== 1 || !id(w.s) || !id(w.vd) || typeof w.e !== 'number' || !Number.isSafeInteger(w.e))
+    return null;
   if (w.k === 'invoice' && id(w.d) && w.o === undefined) {
     return { shopId: w.s!, vendorId: w.vd!, kind: 'invoice', documentId: w.d, exp: w.e };
   }
-  if (w.k === 'packing_slip' && typeof w.o === 'string' && /^[1-9][0-9]{0,15}$/.test(w.o) && w.d === undefined) {
+  if (
+    w.k === 'packing_slip' &&
+    typeof w.o === 'string' &&
+    /^[1-9][0-9]{0,15}$/.test(w.o) &&
+    w.d === undefined
+  ) {
     return { shopId: w.s!, vendorId: w.vd!, kind: 'packing_slip', orderId: w.o, exp: w.e };
   }
   return null;

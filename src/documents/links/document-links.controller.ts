@@ -40,7 +40,11 @@ export class DocumentLinksController {
       `for the vendor. None issued yet → 409. ${WHO}`,
   })
   @ApiCreatedResponse({ type: DocumentLinkEnvelopeDto })
-  @ApiV2Errors(notFound('Order'), { status: 409, message: NO_INVOICE_YET, description: 'No invoice issued for the order yet' }, 422)
+  @ApiV2Errors(
+    notFound('Order'),
+    { status: 409, message: NO_INVOICE_YET, description: 'No invoice issued for the order yet' },
+    422,
+  )
   async invoice(
     @Scope() scope: ShopScope,
     @Body() body: DocumentLinkRequestDto,
@@ -88,7 +92,11 @@ export class DocumentLinksController {
   })
   @ApiPdfOk('The document.', 'INV-2026-000042.pdf')
   @ApiV2Errors(
-    { status: 403, message: 'This document link is invalid', description: 'The link was changed (or is not ours)' },
+    {
+      status: 403,
+      message: 'This document link is invalid',
+      description: 'The link was changed (or is not ours)',
+    },
     notFound('Document'),
     { status: 410, message: 'This document link has expired; ask for a new one' },
   )

@@ -27,20 +27,33 @@ export class DocumentLinksService {
     @Inject(httpConfig.KEY) private readonly http: Pick<HttpConfig, 'publicUrl'>,
   ) {}
 
-  async link(scope: ShopScope, kind: LinkKind, orderIdParam: string, vendorIdParam: string | undefined, origin: string): Promise<DocumentLinkDto> {
+  async link(
+    scope: ShopScope,
+    kind: LinkKind,
+    orderIdParam: string,
+    vendorIdParam: string | undefined,
+    origin: string,
+  ): Promise<DocumentLinkDto> {
     const vendorId = vendorOf(scope, vendorIdParam);
     const orderId = await this.pdfs.vendorOrderId(scope.shopId, vendorId, orderIdParam);
     const exp = this.clock.now().getTime() + LINK_TTL_MS;
     const claims = { shopId: scope.shopId, vendorId, kind, exp };
     let token: string;
     if (kind === 'invoice') {
-      const invoice = await this.reader.findInvoiceForOrder(shopScope(scope.shopId, vendorId), vendorId, String(orderId));
+      const invoice = await this.reader.findInvoiceForOrder(
+        shopScope(scope.shopId, vendorId),
+        vendorId,
+        String(orderId),
+      );
       if (!invoice) throw new ConflictError(NO_INVOICE_YET);
       token = this.signer.sign({ ...claims, documentId: invoice.id });
     } else {
       token = this.signer.sign({ ...claims, orderId: String(orderId) });
     }
-    return { url: `${this.http.publicUrl ?? origin}/documents/links/${token}`, expiresAt: new Date(exp).toISOString() };
+    return {
+      url: `${this.http.publicUrl ?? origin}/documents/links/${token}`,
+      expiresAt: new Date(exp).toISOString(),
+    };
   }
 
   /** The PDF a link grants: 403 tampered, 410 expired, 404 when what it names is gone. */

@@ -23,7 +23,11 @@ export class DocumentPdfV1Controller {
   constructor(private readonly pdfs: DocumentPdfService) {}
 
   @Get(':id/pdf')
-  @ApiOperation({ operationId: 'getDocumentPdf', summary: 'An issued document as a PDF', description: RENDERED })
+  @ApiOperation({
+    operationId: 'getDocumentPdf',
+    summary: 'An issued document as a PDF',
+    description: RENDERED,
+  })
   @ObjectIdParam('id', ID_EXAMPLE, 'Document id')
   @ApiPdfOk('The document.', FILE)
   @ApiV1Errors(notFound('Document'))

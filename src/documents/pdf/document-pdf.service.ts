@@ -38,7 +38,10 @@ export class DocumentPdfService {
   }
 
   async render(doc: DocumentView): Promise<PdfFile> {
-    return { pdf: await renderDocumentPdf(doc.snapshot), filename: pdfName(doc.number ?? `${doc.type}-${doc.id}`) };
+    return {
+      pdf: await renderDocumentPdf(doc.snapshot),
+      filename: pdfName(doc.number ?? `${doc.type}-${doc.id}`),
+    };
   }
 
   /**

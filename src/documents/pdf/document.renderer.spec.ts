@@ -5,14 +5,28 @@ import { renderDocumentPdf } from './document.renderer';
 
 const operator: DocumentParty = {
   legalName: 'Harbour Market GmbH',
-  address: { line1: '1 Quay Street', line2: null, city: 'Hamburg', postalCode: '20457', region: null, country: 'DE' },
+  address: {
+    line1: '1 Quay Street',
+    line2: null,
+    city: 'Hamburg',
+    postalCode: '20457',
+    region: null,
+    country: 'DE',
+  },
   vatId: 'DE123456789',
   taxId: null,
   businessRegistrationNumber: 'HRB 12345',
 };
 const vendor: DocumentParty = {
   legalName: 'Acme Apparel SARL',
-  address: { line1: '9 Rue du Port', line2: 'Bât. B', city: 'Lyon', postalCode: '69002', region: null, country: 'FR' },
+  address: {
+    line1: '9 Rue du Port',
+    line2: 'Bât. B',
+    city: 'Lyon',
+    postalCode: '69002',
+    region: null,
+    country: 'FR',
+  },
   vatId: 'FR40303265045',
   taxId: null,
   businessRegistrationNumber: null,
@@ -25,7 +39,11 @@ const ORDERS: [string, bigint, bigint][] = [
   ['#1003', 11n, 2n],
 ];
 
-function snapshot(type: DocumentType, sign: 1n | -1n = 1n, over: Partial<DocumentSnapshot> = {}): DocumentSnapshot {
+function snapshot(
+  type: DocumentType,
+  sign: 1n | -1n = 1n,
+  over: Partial<DocumentSnapshot> = {},
+): DocumentSnapshot {
   const lines: DocumentLine[] = ORDERS.map(([name, net, tax], i) => ({
     orderId: String(5549201834154 + i),
     orderName: name,
@@ -35,7 +53,8 @@ function snapshot(type: DocumentType, sign: 1n | -1n = 1n, over: Partial<Documen
     tax: fmt(sign * tax),
     total: fmt(sign * (net + tax)),
   }));
-  const sum = (pick: (o: [string, bigint, bigint]) => bigint) => fmt(sign * ORDERS.reduce((a, o) => a + pick(o), 0n));
+  const sum = (pick: (o: [string, bigint, bigint]) => bigint) =>
+    fmt(sign * ORDERS.reduce((a, o) => a + pick(o), 0n));
   return {
     type,
     number: 'INV-2026-000042',
@@ -60,7 +79,8 @@ function expectFigures(text: string, sign: 1n | -1n) {
     expect(row).toBeDefined();
     expect(words(row!).slice(-3)).toEqual([fmt(sign * net), fmt(sign * tax), fmt(sign * (net + tax))]);
   }
-  const total = (f: (o: [string, bigint, bigint]) => bigint) => fmt(sign * ORDERS.reduce((a, o) => a + f(o), 0n));
+  const total = (f: (o: [string, bigint, bigint]) => bigint) =>
+    fmt(sign * ORDERS.reduce((a, o) => a + f(o), 0n));
   expect(words(linesWith(text, 'Total (EUR)')[0]).pop()).toBe(total((o) => o[1] + o[2]));
   expect(text).toMatch(new RegExp(`Total commission\\s+${total((o) => o[1]).replace('.', '\\.')}`));
   expect(text).toMatch(new RegExp(`Total tax on commission\\s+${total((o) => o[2]).replace('.', '\\.')}`));
@@ -121,17 +141,24 @@ describe('document PDFs (pdfmake, read back with pdftotext)', () => {
     expect(text).toContain('Payout statement');
     expect(text).not.toContain('INV-2026');
     expect(text).toContain('6742c1d2e3f4a5b6c7d8e9f0');
-    expect(words(linesWith(text, 'Total (EUR)')[0]).pop()).toBe(fmt(ORDERS.reduce((a, o) => a + o[1] + o[2], 0n)));
+    expect(words(linesWith(text, 'Total (EUR)')[0]).pop()).toBe(
+      fmt(ORDERS.reduce((a, o) => a + o[1] + o[2], 0n)),
+    );
   });
 
   it('is deterministic: the same snapshot renders to identical bytes, its metadata dated at issue', async () => {
-    const [a, b] = [await renderDocumentPdf(snapshot('commission_invoice')), await renderDocumentPdf(snapshot('commission_invoice'))];
+    const [a, b] = [
+      await renderDocumentPdf(snapshot('commission_invoice')),
+      await renderDocumentPdf(snapshot('commission_invoice')),
+    ];
     expect(a.equals(b)).toBe(true);
     const info = pdfInfo(a);
     expect(info.CreationDate).toBe('2026-11-30T12:00:00Z');
     expect(info.ModDate).toBe('2026-11-30T12:00:00Z');
     expect(info.Pages).toBe('1');
-    const later = await renderDocumentPdf(snapshot('commission_invoice', 1n, { issuedAt: '2026-12-01T00:00:00.000Z' }));
+    const later = await renderDocumentPdf(
+      snapshot('commission_invoice', 1n, { issuedAt: '2026-12-01T00:00:00.000Z' }),
+    );
     expect(later.equals(a)).toBe(false);
   });
 

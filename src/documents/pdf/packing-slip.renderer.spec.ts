@@ -6,7 +6,14 @@ const slip = (over: Partial<PackingSlipSnapshot> = {}): PackingSlipSnapshot => (
   issuedAt: '2026-11-28T09:15:00.000Z',
   sender: {
     name: 'Harbour Market GmbH',
-    address: { line1: '1 Quay Street', line2: null, city: 'Hamburg', postalCode: '20457', region: null, country: 'DE' },
+    address: {
+      line1: '1 Quay Street',
+      line2: null,
+      city: 'Hamburg',
+      postalCode: '20457',
+      region: null,
+      country: 'DE',
+    },
   },
   vendor: { id: '6740b9f1c2a4e15b3c9d0a21', name: 'Acme Apparel' },
   order: { id: '5549201834154', name: '#1042', createdAt: '2026-11-20T09:30:00.000Z' },
@@ -34,7 +41,13 @@ describe('packing slip PDF', () => {
     expect(text).toContain('Packing slip');
     expect(text).toContain('#1042');
     expect(text).toContain('Acme Apparel');
-    for (const part of ['Jane Doe', '12 Elm Road', 'Flat 3', 'LS1 4AB Leeds', 'West Yorkshire, United Kingdom']) {
+    for (const part of [
+      'Jane Doe',
+      '12 Elm Road',
+      'Flat 3',
+      'LS1 4AB Leeds',
+      'West Yorkshire, United Kingdom',
+    ]) {
       expect(text).toContain(part);
     }
     expect(words(linesWith(text, 'Canvas tote bag')[0])).toEqual(['ACME-TOTE', 'Canvas', 'tote', 'bag', '2']);
