@@ -1,7 +1,8 @@
 // `npm run bench [-- group…]`: runs the named scenario groups and prints a table. Default: `scale`
 // (20,000 orders over 10 shops: every list against its floor, round trips, ingestion, recalculation,
 // updates, RSS) and `probe` (a new user's first look: seed:demo 2,000 and six endpoints). Other
-// groups: foundation, payouts, commissions, dataflow, payouts-list and money (issue 17), events (issue 19).
+// groups: foundation, payouts, commissions, dataflow, payouts-list and money (issue 17), events (issue 19),
+// documents (issue 32: the 5,000-row statement PDF and the 100-order invoice render).
 const harness = require('./harness');
 
 const GROUPS = {
@@ -14,6 +15,7 @@ const GROUPS = {
   'payouts-list': require('./money.bench').payoutsList,
   money: require('./money.bench').money,
   events: require('./events.bench'),
+  documents: require('./documents.bench'),
 };
 
 async function main() {
@@ -23,7 +25,8 @@ async function main() {
   let failed = 0;
   try {
     for (const name of names) {
-      if (!GROUPS[name]) throw new Error(`unknown bench group ${name}; known: ${Object.keys(GROUPS).join(', ')}`);
+      if (!GROUPS[name])
+        throw new Error(`unknown bench group ${name}; known: ${Object.keys(GROUPS).join(', ')}`);
       console.log(`\n## ${name}`);
       const { rows, verdicts } = await GROUPS[name](server, harness);
       console.table(rows);
