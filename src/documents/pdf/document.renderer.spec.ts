@@ -118,7 +118,13 @@ describe('document PDFs (pdfmake, read back with pdftotext)', () => {
   });
 
   it('self-billed invoice: "Self-billing" printed, both parties’ VAT ids, the vendor as supplier', async () => {
-    const s = snapshot('self_billed_invoice', 1n, { number: 'SB-2026-000001', mentions: ['Self-billing'] });
+    // the vendor's invoice, issued on its behalf: the vendor is the issuer (as the documents store snapshots it)
+    const s = snapshot('self_billed_invoice', 1n, {
+      number: 'SB-2026-000001',
+      mentions: ['Self-billing'],
+      issuer: vendor,
+      recipient: operator,
+    });
     const text = pdfText(await renderDocumentPdf(s));
     expect(text).toContain('Self-billed invoice');
     expect(text).toContain('Self-billing');
@@ -127,6 +133,8 @@ describe('document PDFs (pdfmake, read back with pdftotext)', () => {
     expect(text).toContain('VAT id: FR40303265045');
     const supplierRow = linesWith(text, 'Supplier (vendor)')[0];
     expect(supplierRow.indexOf('Supplier')).toBeLessThan(supplierRow.indexOf('Customer'));
+    const names = linesWith(text, 'Acme Apparel SARL')[0];
+    expect(names.indexOf('Acme Apparel SARL')).toBeLessThan(names.indexOf('Harbour Market GmbH'));
     for (const [name, net, tax] of ORDERS) {
       expect(words(linesWith(text, name).find((l) => l.includes('Commission on'))!).slice(-3)).toEqual([
         fmt(net),

@@ -56,15 +56,13 @@ const right = (text: string, bold = false): TableCell => ({ text, alignment: 'ri
  * A stored document's PDF (commission invoice, credit note, self-billed invoice, payout statement),
  * a pure function of its snapshot: the same snapshot gives the same bytes (the metadata dates are
  * its `issuedAt`). Every figure is the snapshot's string, printed as it is: nothing is added up here.
- * A self-billed invoice is issued by the operator in the vendor's name, so the vendor (the snapshot's
- * recipient) prints as the supplier and the operator as the customer; both VAT ids print.
+ * A self-billed invoice is the vendor's invoice issued by the operator on its behalf: its snapshot's
+ * issuer is the vendor (printed as the supplier) and its recipient the operator (the customer); both
+ * VAT ids print.
  */
 export function renderDocumentPdf(s: DocumentSnapshot): Promise<Buffer> {
   const k = KIND[s.type];
-  const selfBilled = s.type === 'self_billed_invoice';
-  const [left, right_] = selfBilled
-    ? [partyBlock(k.issuer, s.recipient), partyBlock(k.recipient, s.issuer)]
-    : [partyBlock(k.issuer, s.issuer), partyBlock(k.recipient, s.recipient)];
+  const [left, right_] = [partyBlock(k.issuer, s.issuer), partyBlock(k.recipient, s.recipient)];
   const meta: [string, string][] = [
     ...(s.number ? [['Number', s.number] as [string, string]] : []),
     ['Date of issue', day(s.issuedAt)],
