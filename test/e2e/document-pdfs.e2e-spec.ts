@@ -61,9 +61,7 @@ describe('document PDFs and signed links (e2e)', () => {
 
   beforeAll(async () => {
     process.env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX ?? 'mp-test'}-docpdf-${process.pid}`;
-    const step = (name: string) => process.env.DEBUG_DOCPDF && console.log(name, new Date().toISOString());
     t = await startApp((builder) => builder.overrideProvider(DOCUMENT_READER).useValue(docs));
-    step('started');
     shop = await createShop(t, 'docpdf');
     other = await createShop(t, 'docpdf-other');
     merchant = (await createMerchantKey(t, shop)).token;
@@ -71,7 +69,6 @@ describe('document PDFs and signed links (e2e)', () => {
     b = await createVendor(t, shop, 'Docs Beta');
     tokA = (await vendorKeyToken(t, shop, a._id, ['products:read'])).token;
     tokB = (await vendorKeyToken(t, shop, b._id, ['products:read'])).token;
-    step('vendors');
     const legal = await t.api.put(
       '/v1/shop/legal',
       {
@@ -122,7 +119,6 @@ describe('document PDFs and signed links (e2e)', () => {
         lineItems: [{ title: 'Pin', vendor: 'Docs Alpha', price: '3.00', quantity: 1 }],
       }),
     );
-    step('orders');
     invA = docs.add(
       documentView({
         shopId: shop.shopId,
