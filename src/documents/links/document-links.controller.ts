@@ -77,7 +77,7 @@ export class DocumentLinksController {
     return ok(await this.links.link(scope, 'packing_slip', body.orderId, query.vendorId, origin(req)));
   }
 
-  @Get('documents/links/:token')
+  @Get('documents/links/:link')
   @ApiOperation({
     operationId: 'openDocumentLink',
     summary: 'The PDF a signed document link grants (no token needed)',
@@ -86,8 +86,8 @@ export class DocumentLinksController {
       'an expired link → 410 (ask for a new one); the document or order no longer there → 404.',
   })
   @ApiParam({
-    name: 'token',
-    description: 'The signed part of the link, as `url` gave it',
+    name: 'link',
+    description: 'The signed part of the link (claims and signature), as `url` gave it',
     schema: { type: 'string', maxLength: 1024, pattern: '^[A-Za-z0-9_.-]+$' },
   })
   @ApiPdfOk('The document.', 'INV-2026-000042.pdf')
@@ -100,7 +100,7 @@ export class DocumentLinksController {
     notFound('Document'),
     { status: 410, message: 'This document link has expired; ask for a new one' },
   )
-  async open(@Param('token') token: string): Promise<StreamableFile> {
-    return pdfResponse(await this.links.open(token));
+  async open(@Param('link') link: string): Promise<StreamableFile> {
+    return pdfResponse(await this.links.open(link));
   }
 }
