@@ -255,7 +255,7 @@ describe('document PDFs and signed links (e2e)', () => {
       const res = await t.api.post('/documents/invoice', { orderId: String(order1) }, { token: tokA });
       expect(res.status).toBe(201);
       const { url, expiresAt } = res.body.data;
-      expect(url.startsWith(`${t.url}/document-links/`)).toBe(true);
+      expect(url.startsWith(`${t.url}/documents/links/`)).toBe(true);
       const exp = Date.parse(expiresAt);
       expect(exp - before).toBeGreaterThanOrEqual(48 * HOUR);
       expect(exp - before).toBeLessThan(48 * HOUR + 60_000);
@@ -281,14 +281,14 @@ describe('document PDFs and signed links (e2e)', () => {
       const forge = (edit: (c: any) => void) => {
         const c = { ...claims };
         edit(c);
-        return `/document-links/${Buffer.from(JSON.stringify(c)).toString('base64url')}.${mac}`;
+        return `/documents/links/${Buffer.from(JSON.stringify(c)).toString('base64url')}.${mac}`;
       };
       for (const bad of [
         forge((c) => (c.d = invB.id)),
         forge((c) => (c.vd = b._id)),
         forge((c) => (c.e = c.e + DAY)),
-        `/document-links/${body}.${mac.slice(0, -2)}AA`,
-        '/document-links/garbage',
+        `/documents/links/${body}.${mac.slice(0, -2)}AA`,
+        '/documents/links/garbage',
       ]) {
         const r = await get(bad);
         expect(r.status).toBe(403);

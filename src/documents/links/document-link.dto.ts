@@ -38,7 +38,7 @@ export class DocumentLinkDto {
       'one document only. A changed link answers 403, an expired one 410.',
     maxLength: 2048,
     example:
-      'https://api.example.com/document-links/eyJ2IjoxLCJzIjoiNjc0MGI5ZjFjMmE0ZTE1YjNjOWQwYTAxIn0.q3kZ4bQ',
+      'https://api.example.com/documents/links/eyJ2IjoxLCJzIjoiNjc0MGI5ZjFjMmE0ZTE1YjNjOWQwYTAxIn0.q3kZ4bQ',
   })
   url!: string;
 

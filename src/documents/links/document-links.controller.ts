@@ -77,7 +77,7 @@ export class DocumentLinksController {
     return ok(await this.links.link(scope, 'packing_slip', body.orderId, query.vendorId, origin(req)));
   }
 
-  @Get('document-links/:link')
+  @Get('documents/links/:link')
   @ApiOperation({
     operationId: 'openDocumentLink',
     summary: 'The PDF a signed document link grants (no token needed)',

@@ -13,7 +13,7 @@ export const NO_INVOICE_YET = 'no invoice has been issued for this order yet';
 
 /**
  * PuppetVendors' document links (DESIGN §14): `POST /documents/invoice|packing-slip {orderId}` answers
- * a signed link to one PDF, valid 48 hours, that works without a token; `GET /document-links/{link}`
+ * a signed link to one PDF, valid 48 hours, that works without a token; `GET /documents/links/{token}`
  * serves it. The link names the shop, the vendor and the document (an invoice) or the order (a
  * packing slip, rendered when opened from the order's lines then).
  */
@@ -51,7 +51,7 @@ export class DocumentLinksService {
       token = this.signer.sign({ ...claims, orderId: String(orderId) });
     }
     return {
-      url: `${this.http.publicUrl ?? origin}/document-links/${token}`,
+      url: `${this.http.publicUrl ?? origin}/documents/links/${token}`,
       expiresAt: new Date(exp).toISOString(),
     };
   }
