@@ -20,8 +20,7 @@ const LAYERS = [
   'health',
   // features, in the order money flows (DESIGN §8–§11), then the ones they build on
   'dashboards', // reads the money features below it (line items, payouts, transfers, balances, products)
-  // DESIGN §14: issued documents; read payout batches, line items, shops' legal settings, tax profiles below
-  'documents',
+  'documents', // DESIGN §14: issued documents, their PDFs and signed links; reads statements and below
   'statements',
   // DESIGN §15: the scheduler drives the payout engine (payouts never imports it)
   'payout-schedule',

@@ -8,6 +8,7 @@ import { ConfigModule } from './config/config.module';
 import { appConfig } from './config/configuration';
 import { ProcessRole, ProcessRoleInfo, queueProcessorsFor } from './config/process-role';
 import { DatabaseModule } from './database/database.module';
+import { DocumentPdfModule } from './documents/pdf/document-pdf.module';
 import { EventsModule } from './events/events.module';
 import { FulfillmentsModule } from './fulfillments/fulfillments.module';
 import { HealthModule } from './health/health.module';
@@ -73,6 +74,7 @@ export const FEATURE_MODULES = [
   StatementsModule,
   DocumentsModule,
   ReportsModule,
+  DocumentPdfModule,
   AdjustmentsModule,
   TransfersModule,
   JobsModule,

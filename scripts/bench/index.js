@@ -1,7 +1,8 @@
 // `npm run bench [-- group…]`: runs the named scenario groups and prints a table. Default: `scale`
 // (20,000 orders over 10 shops: every list against its floor, round trips, ingestion, recalculation,
 // updates, RSS) and `probe` (a new user's first look: seed:demo 2,000 and six endpoints). Other
-// groups: foundation, payouts, commissions, dataflow, payouts-list and money (issue 17), events (issue 19), seller-tax (issue 32).
+// groups: foundation, payouts, commissions, dataflow, payouts-list and money (issue 17), events (issue 19), seller-tax
+// and documents (issue 32: the 5,000-row statement PDF and the 100-order invoice render).
 const harness = require('./harness');
 
 const GROUPS = {
@@ -15,6 +16,7 @@ const GROUPS = {
   money: require('./money.bench').money,
   events: require('./events.bench'),
   'seller-tax': require('./seller-tax.bench'),
+  documents: require('./documents.bench'),
 };
 
 async function main() {
@@ -24,7 +26,8 @@ async function main() {
   let failed = 0;
   try {
     for (const name of names) {
-      if (!GROUPS[name]) throw new Error(`unknown bench group ${name}; known: ${Object.keys(GROUPS).join(', ')}`);
+      if (!GROUPS[name])
+        throw new Error(`unknown bench group ${name}; known: ${Object.keys(GROUPS).join(', ')}`);
       console.log(`\n## ${name}`);
       const { rows, verdicts } = await GROUPS[name](server, harness);
       console.table(rows);

@@ -97,6 +97,13 @@ export const TAGS: TagObject[] = [
       'after their date; PAID adjustments cannot be changed.',
   },
   {
+    name: 'Documents',
+    description:
+      'Documents issued for payouts (commission invoices, credit notes, self-billed invoices, payout statements) ' +
+      'as PDFs rendered from the snapshot each stored when issued, and signed 48-hour links to an invoice or ' +
+      'packing slip that open without a token.',
+  },
+  {
     name: 'Webhooks',
     description:
       'The store platform’s (Shopify-format) webhooks, authenticated by their HMAC signature, and the ' +

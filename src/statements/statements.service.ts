@@ -5,13 +5,15 @@ import { AuditTrail } from '../audit/audit-trail.service';
 import { csvStream, reportExport } from '../common/csv';
 import { NotFoundError } from '../common/errors';
 import { sumAmounts } from '../common/money';
-import type { ShopScope } from '../common/tenancy';
+import { shopScope, type ShopScope } from '../common/tenancy';
 import type { MoneyRowSource } from '../line-items/line-item-views';
 import { PayoutRowsRepository } from '../line-items/payout-rows.repository';
 import { PayoutBatchesRepository } from '../payouts/payout-batches.repository';
+import { ShopLegalService } from '../shops/shop-legal.service';
 import { TransfersService } from '../transfers/transfers.service';
 import { STATEMENT_CSV_COLUMNS, type StatementCsvLine } from './statement.columns';
 import { statementJson } from './statement-json';
+import { statementPdf } from './statement-pdf';
 import {
   adjustmentStatementRow,
   closingOf,
@@ -35,6 +37,7 @@ export class StatementsService {
     private readonly adjustments: PayoutAdjustmentsRepository,
     private readonly audit: AuditTrail,
     private readonly transfers: TransfersService,
+    private readonly legal: ShopLegalService,
   ) {}
 
   /**
@@ -84,6 +87,34 @@ export class StatementsService {
       });
     });
     return { stream, filename: `statement-${batch.periodEnd}-${String(batch._id)}.csv` };
+  }
+
+  /**
+   * The statement as a PDF (issue 32): the same rows and totals as the JSON and CSV, drawn as they
+   * stream from the cursor (statement-pdf.ts). Audited like the CSV when it starts.
+   */
+  async statementPdf(scope: ShopScope, batchId: string): Promise<{ stream: Readable; filename: string }> {
+    const batch = await this.batch(scope, batchId);
+    const [adjustments, legal] = await Promise.all([
+      this.adjustments.settledByBatch(scope, String(batch._id), batch.vendorId),
+      this.legal.get(shopScope(scope.shopId)),
+    ]);
+    await this.audit.recordNow(
+      scope,
+      'payout_batch.statement.export',
+      { type: 'payout_batch', id: batch._id },
+      { format: 'pdf', vendorId: String(batch.vendorId), periodEnd: batch.periodEnd },
+    );
+    const rows = this.lineItems.streamBatchRows(scope, String(batch._id), batch.vendorId);
+    const a = legal.address;
+    const stream = statementPdf(batch, rows, sortAdjustments(adjustments).map(adjustmentStatementRow), {
+      name: legal.legalName,
+      addressLine: a
+        ? [a.line1, a.line2, `${a.postalCode} ${a.city}`, a.country].filter(Boolean).join(', ')
+        : null,
+    });
+    stream.once('close', () => void rows.close().catch(() => undefined));
+    return { stream, filename: `statement-${batch.periodEnd}-${String(batch._id)}.pdf` };
   }
 
   private async batch(scope: ShopScope, id: string): Promise<StatementBatch> {

@@ -20,10 +20,19 @@ export function ApiJsonOrCsvOk(spec: {
   description: string;
   columns: string;
   example: string;
+  /** Also answered as a PDF (`?format=pdf`): what it shows. */
+  pdf?: string;
 }) {
+  const pdf: Record<string, { schema: object }> = spec.pdf
+    ? {
+        'application/pdf': {
+          schema: { type: 'string', format: 'binary', maxLength: 104857600, description: spec.pdf },
+        },
+      }
+    : {};
   return applyDecorators(
     ApiExtraModels(spec.json),
-    ApiProduces('application/json', CSV_MEDIA_TYPE),
+    ApiProduces('application/json', CSV_MEDIA_TYPE, ...(spec.pdf ? ['application/pdf'] : [])),
     ApiOkResponse({
       description:
         `${spec.description} As JSON by default; with \`Accept: text/csv\` as CSV (RFC 4180, a header row, CRLF ` +
@@ -35,6 +44,7 @@ export function ApiJsonOrCsvOk(spec: {
           schema: { type: 'string', description: `Columns: ${spec.columns}` },
           example: spec.example,
         },
+        ...pdf,
       },
     }),
   );

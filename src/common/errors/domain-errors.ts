@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'CONFLICT'
+  | 'GONE'
   | 'ADJUSTMENT_PAID'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
@@ -70,6 +71,13 @@ export class NotFoundError extends DomainError {
 export class ConflictError extends DomainError {
   constructor(message: string, extra?: Record<string, unknown>) {
     super(409, 'CONFLICT', message, extra, extra);
+  }
+}
+
+/** A resource that existed and is gone for good (an expired signed link): retrying will not help. */
+export class GoneError extends DomainError {
+  constructor(message: string) {
+    super(410, 'GONE', message);
   }
 }
 

@@ -17,6 +17,7 @@ export const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'Credential of the wrong kind for this endpoint',
   404: 'Unknown id, or an id of another shop or vendor',
   409: 'Conflict with the current state',
+  410: 'Gone for good (an expired link); a new one must be requested',
   413: 'Body larger than 1 MB',
   422: 'Validation failed; nothing was changed',
   429: 'Too many attempts; see Retry-After',

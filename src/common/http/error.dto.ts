@@ -9,6 +9,7 @@ export const ERROR_CODES: ErrorCode[] = [
   'FORBIDDEN',
   'NOT_FOUND',
   'CONFLICT',
+  'GONE',
   'ADJUSTMENT_PAID',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
