@@ -3,12 +3,15 @@ import { fakeAuditTrail } from '../../test/fakes/audit.fake';
 import { FakeCommissionRulesRepository } from '../../test/fakes/commission-rules.fake';
 import { asReal, FixedClock, OTHER_SHOP, SHOP } from '../../test/fakes/fake';
 import { FakeVendorsRepository, vendor } from '../../test/fakes/vendors.fake';
-import { ConflictError, NotFoundError, NotImplementedError, ValidationError } from '../common/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../common/errors';
 import type { VendorsRepository } from '../vendors/vendors.repository';
 import { CLAIM_TTL_MS, groupKey, type RuleBody } from './commission-rule-checks';
 import type { CommissionRulesRepository } from './commission-rules.repository';
 import { CommissionRulesService } from './commission-rules.service';
 import type { RuleImpactEstimator } from './rule-impact-estimator';
+
+/** What the default estimator throws: the dry-run test proves the estimator is reached only after the checks. */
+class NoEstimator extends Error {}
 
 const body = (extra: Partial<RuleBody> = {}): RuleBody => ({
   level: 'product',
@@ -29,7 +32,7 @@ describe('CommissionRulesService (repositories faked)', () => {
     rules = new FakeCommissionRulesRepository();
     vendors = new FakeVendorsRepository();
     clock = new FixedClock(new Date('2026-11-21T12:00:00.000Z'));
-    estimator = { evaluate: () => Promise.reject(new NotImplementedError('no estimator in this test')) };
+    estimator = { evaluate: () => Promise.reject(new NoEstimator()) };
     service = new CommissionRulesService(
       asReal<CommissionRulesRepository>(rules),
       asReal<VendorsRepository>(vendors),
@@ -158,7 +161,7 @@ describe('CommissionRulesService (repositories faked)', () => {
     await expect(service.dryRun(SHOP, null, body({ commissionAmount: 101 }))).rejects.toBeInstanceOf(
       ValidationError,
     );
-    await expect(service.dryRun(SHOP, null, body())).rejects.toBeInstanceOf(NotImplementedError);
+    await expect(service.dryRun(SHOP, null, body())).rejects.toBeInstanceOf(NoEstimator);
     const existing = await service.create(SHOP, body());
     await expect(service.dryRun(SHOP, null, body())).rejects.toBeInstanceOf(ConflictError);
     const seen: unknown[] = [];
