@@ -63,6 +63,14 @@ describe('CommissionRulesService (repositories faked)', () => {
     expect(rules.guards.size).toBe(0);
   });
 
+  it('accepts a rule for a deactivated vendor, as for an active one (its lines are still priced and paid)', async () => {
+    const [inactive] = vendors.add(vendor('dormant', { active: false }));
+    const created = await service.create(SHOP, body({ vendorId: String(inactive._id) }));
+    expect(created).toMatchObject({ vendorId: String(inactive._id), level: 'product', productId: '42' });
+    expect(rules.rules).toHaveLength(1);
+    expect(String(rules.rules[0].vendorId)).toBe(String(inactive._id));
+  });
+
   it('keeps a vendor rule and the shop-wide rule of one target apart', async () => {
     const [mine] = vendors.add(vendor('mine'));
     await service.create(SHOP, body());

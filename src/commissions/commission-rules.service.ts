@@ -153,7 +153,11 @@ export class CommissionRulesService {
     return { total, nextOffset: nextOffset(page, total), rules: items.map(toCommissionRuleResponse) };
   }
 
-  /** The body's rules, then its vendor: 422 naming the field, nothing written. */
+  /**
+   * The body's rules, then its vendor: 422 naming the field, nothing written. A deactivated vendor is
+   * still a vendor of the shop: its lines are priced by the ladder and paid (vendor-policy.ts), and it
+   * may be reactivated, so a rule for it is accepted like its API keys and tax profile are.
+   */
   private async prepare(scope: ShopScope, body: RuleBody): Promise<RuleData> {
     const check = checkRuleBody(body);
     if (!check.ok) throw new ValidationError(firstProblem(check.fields), { fields: check.fields });
