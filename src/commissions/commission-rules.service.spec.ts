@@ -27,6 +27,7 @@ describe('CommissionRulesService (repositories faked)', () => {
   let clock: FixedClock;
   let estimator: RuleImpactEstimator;
   let service: CommissionRulesService;
+  let trail: ReturnType<typeof fakeAuditTrail>;
 
   beforeEach(() => {
     rules = new FakeCommissionRulesRepository();
@@ -38,7 +39,7 @@ describe('CommissionRulesService (repositories faked)', () => {
       asReal<VendorsRepository>(vendors),
       { evaluate: (s, c) => estimator.evaluate(s, c) },
       clock,
-      fakeAuditTrail(clock),
+      (trail = fakeAuditTrail(clock)),
     );
   });
 
@@ -69,6 +70,18 @@ describe('CommissionRulesService (repositories faked)', () => {
     expect(created).toMatchObject({ vendorId: String(inactive._id), level: 'product', productId: '42' });
     expect(rules.rules).toHaveLength(1);
     expect(String(rules.rules[0].vendorId)).toBe(String(inactive._id));
+  });
+
+  it('audits create, replace and delete as commission_rule.create|update|delete (present tense)', async () => {
+    const created = jest.spyOn(trail, 'created');
+    const changed = jest.spyOn(trail, 'changed');
+    const deleted = jest.spyOn(trail, 'intendDelete');
+    const rule = await service.create(SHOP, body());
+    await service.replace(SHOP, rule._id, body({ commissionAmount: 12 }));
+    await service.remove(SHOP, rule._id);
+    expect(created.mock.calls.map((c) => c[2])).toEqual(['commission_rule.create']);
+    expect(changed.mock.calls.map((c) => c[2])).toEqual(['commission_rule.update']);
+    expect(deleted.mock.calls.map((c) => c[2])).toEqual(['commission_rule.delete']);
   });
 
   it('keeps a vendor rule and the shop-wide rule of one target apart', async () => {

@@ -53,7 +53,7 @@ export class CommissionRulesService {
     const _id = new Types.ObjectId();
     const now = this.clock.now();
     const stamp = this.audit.begin();
-    const event = this.audit.created(scope, stamp, 'commission_rule.created', res(_id), ruleAuditView(data));
+    const event = this.audit.created(scope, stamp, 'commission_rule.create', res(_id), ruleAuditView(data));
     const created = await this.guarded(scope, data, _id, () =>
       this.rules.create(scope, _id, data, now, stamp, event),
     );
@@ -68,7 +68,7 @@ export class CommissionRulesService {
     const event = this.audit.changed(
       scope,
       stamp,
-      'commission_rule.updated',
+      'commission_rule.update',
       res(current._id),
       ruleAuditView(current),
       ruleAuditView(data),
@@ -110,7 +110,7 @@ export class CommissionRulesService {
     const pending = await this.audit.intendDelete(
       scope,
       this.audit.begin(),
-      'commission_rule.deleted',
+      'commission_rule.delete',
       res(current._id),
       ruleAuditView(current),
       this.rules.collectionName,
