@@ -44,8 +44,10 @@ export const CreateVendorApiKeyOperation = (api: Generation) =>
     }),
     vendorParam(),
     ApiCreatedResponse({ type: api === 'v1' ? CreatedVendorApiKeyDto : CreatedVendorApiKeyEnvelopeDto }),
-    Idempotent(api),
+    // applyDecorators applies in list order (a stack applies bottom-up): the errors go first so the
+    // idempotency replay's 409/422 wording follows the route's own, as it did in the stacked form.
     errors(api, 400, VENDOR_NOT_FOUND, KEY_CAP_CONFLICT, 422),
+    Idempotent(api),
   );
 
 export const ListVendorApiKeysOperation = (api: Generation) =>
@@ -73,6 +75,6 @@ export const RevokeVendorApiKeyOperation = (api: Generation) =>
     vendorParam(),
     ObjectIdParam('keyId', KEY_EXAMPLE_ID, 'Vendor API key id'),
     ApiOkResponse({ type: api === 'v1' ? RevokedVendorApiKeyDto : VendorApiKeyEnvelopeDto }),
-    Idempotent(api),
     errors(api, KEY_NOT_FOUND),
+    Idempotent(api),
   );
