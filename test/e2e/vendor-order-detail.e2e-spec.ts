@@ -27,7 +27,7 @@ describe('vendor orders: GET /orders/{id} (e2e)', () => {
 
   const get = (path: string, token: string) => f.get(path, token);
   const byKey = (key: string) => f.byKey(key);
-  const at = (minutes: number) => f.at(minutes);
+  const at = (minutes: number) => VendorOrdersFixture.at(minutes);
 
   describe('GET /orders/{id}', () => {
     it('answers the order with only the vendor’s calculated lines, by platform id and by _id', async () => {

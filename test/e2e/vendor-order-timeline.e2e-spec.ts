@@ -28,7 +28,7 @@ describe('vendor orders: timeline and notes (e2e)', () => {
 
   const get = (path: string, token: string) => f.get(path, token);
   const byKey = (key: string) => f.byKey(key);
-  const at = (minutes: number) => f.at(minutes);
+  const at = (minutes: number) => VendorOrdersFixture.at(minutes);
 
   describe('timeline and notes', () => {
     const timeline = async (token: string, key = 'o1', path = '/orders') => {

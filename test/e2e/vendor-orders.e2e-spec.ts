@@ -25,7 +25,7 @@ describe('vendor orders: GET /orders filters and counts (e2e)', () => {
   const ids = (res: any, key?: string) => f.ids(res, key);
   const idsOf = (...keys: string[]) => f.idsOf(...keys);
   const expectedCounts = (vendor?: 'Acme' | 'Globex') => f.expectedCounts(vendor);
-  const at = (minutes: number) => f.at(minutes);
+  const at = (minutes: number) => VendorOrdersFixture.at(minutes);
 
   describe('GET /orders filters', () => {
     it.each([

@@ -39,7 +39,12 @@ export class VendorOrdersFixture {
   foreign!: Record<string, any>;
   /** Acme's payout batch up to the 10th. */
   batchId!: string;
-  readonly base = Date.UTC(2026, 0, 5);
+  /** The orders' day; `at(minutes)` is usable before the fixture starts (in `it.each` tables). */
+  static readonly BASE = Date.UTC(2026, 0, 5);
+  static at(minutes: number): Date {
+    return new Date(VendorOrdersFixture.BASE + minutes * 60_000);
+  }
+  readonly base = VendorOrdersFixture.BASE;
   readonly made: MadeOrder[] = [];
 
   static async start(): Promise<VendorOrdersFixture> {
@@ -49,7 +54,7 @@ export class VendorOrdersFixture {
   }
 
   at(minutes: number): Date {
-    return new Date(this.base + minutes * 60_000);
+    return VendorOrdersFixture.at(minutes);
   }
 
   byKey(key: string): MadeOrder {
