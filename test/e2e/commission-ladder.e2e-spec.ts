@@ -3,9 +3,10 @@ import { Types } from 'mongoose';
 import { shopScope } from '../../src/common/tenancy';
 import { RuleDryRun } from '../../src/line-items/rule-dry-run.service';
 import type { TestApp } from '../support/app';
-import { cents, fmt } from '../support/cents';
+import { cents, divHalfUp, fmt } from '../support/cents';
 import { type TestShop } from '../support/factory';
 import { LadderFixture, pct } from '../support/commission-ladder-fixture';
+import { shopifyRefund } from '../support/refunds';
 import { deliver, eventually, platformId, shopifyOrder, shopifyProduct } from '../support/webhooks';
 
 /*
@@ -203,5 +204,35 @@ describe('commission ladder (e2e)', () => {
         'productType:percentage:15',
       ]);
     });
+  });
+  it('a refund row of a rule-priced line carries the line’s commission rule; explain still explains the sale line', async () => {
+    const [, ruled] = lineIds;
+    await deliver(
+      t,
+      shop,
+      'refunds/create',
+      shopifyRefund({
+        orderId,
+        processedAt: new Date(ORDER_AT.getTime() + 3_600_000),
+        lines: [{ lineItemId: ruled, quantity: 1 }],
+      }),
+    );
+    const refundRow = async () => (await lines()).find((l) => l.lineItemId === ruled && l.type === 'refund');
+    await eventually(async () => expect(await refundRow()).toBeDefined());
+    const row = await refundRow();
+    const rule = { level: 'product', id: ids.productMine };
+    expect(row).toMatchObject({
+      commissionPlan: 'product:percentage_plus_flat:5+0.30',
+      commissionRule: rule,
+    });
+    // one of three units: the commission given back is a third of the sale line's, to the cent
+    const sale = (await lines()).find((l) => l.lineItemId === ruled && l.type !== 'refund');
+    expect(sale.commissionRule).toEqual(rule);
+    expect(cents(String(row.commission.toFixed(2)))).toBe(-divHalfUp(cents(sale.commission.toFixed(2)), 3n));
+    const explained = await t.api.get(`/v1/orders/${orderId}/lineitems/${ruled}/commission`, {
+      token: shop.token,
+    });
+    expect(explained.status).toBe(200);
+    expect(explained.body.stored).toMatchObject({ commission: sale.commission, commissionRule: rule });
   });
 });
