@@ -217,7 +217,11 @@ describe('commission ladder (e2e)', () => {
         lines: [{ lineItemId: ruled, quantity: 1 }],
       }),
     );
-    const refundRow = async () => (await lines()).find((l) => l.lineItemId === ruled && l.type === 'refund');
+    const withRefunds = async (): Promise<any[]> =>
+      (await t.api.get(`/v1/orders/${orderId}?lineItems=true&includeRefunds=true`, { token: shop.token }))
+        .body.orders;
+    const refundRow = async () =>
+      (await withRefunds()).find((l) => l.lineItemId === ruled && l.type === 'refund');
     await eventually(async () => expect(await refundRow()).toBeDefined());
     const row = await refundRow();
     const rule = { level: 'product', id: ids.productMine };
