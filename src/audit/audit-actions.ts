@@ -79,7 +79,11 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint.rotate_secret',
   'webhook_endpoint.replay',
   'webhook_endpoint.narrow',
-  // Commission rules of the ladder (DESIGN §13): each write, also an outbound event.
+  // Commission rules of the ladder (DESIGN §13): each write, also an outbound event (past tense there).
+  'commission_rule.create',
+  'commission_rule.update',
+  'commission_rule.delete',
+  // Read, never written: records made before the rename (ADR 0051) keep their names.
   'commission_rule.created',
   'commission_rule.updated',
   'commission_rule.deleted',
@@ -87,6 +91,13 @@ export const AUDIT_ACTIONS = [
   'document.issue',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Actions stored records may carry but no write uses any more (filters and events still read them). */
+export const LEGACY_AUDIT_ACTIONS = [
+  'commission_rule.created',
+  'commission_rule.updated',
+  'commission_rule.deleted',
+] as const satisfies readonly AuditAction[];
 
 /** `platform`: the store platform's webhooks and the work they cause (refunds, batches it settles). */
 export const AUDIT_ACTOR_KINDS = ['shop', 'merchant', 'vendor', 'platform'] as const;

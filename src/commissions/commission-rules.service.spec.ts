@@ -3,13 +3,16 @@ import { fakeAuditTrail } from '../../test/fakes/audit.fake';
 import { FakeCommissionRulesRepository, FakeRulesStamps } from '../../test/fakes/commission-rules.fake';
 import { asReal, FixedClock, OTHER_SHOP, SHOP } from '../../test/fakes/fake';
 import { FakeVendorsRepository, vendor } from '../../test/fakes/vendors.fake';
-import { ConflictError, NotFoundError, NotImplementedError, ValidationError } from '../common/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../common/errors';
 import type { ShopsRepository } from '../shops/shops.repository';
 import type { VendorsRepository } from '../vendors/vendors.repository';
 import { CLAIM_TTL_MS, groupKey, type RuleBody } from './commission-rule-checks';
 import type { CommissionRulesRepository } from './commission-rules.repository';
 import { CommissionRulesService } from './commission-rules.service';
 import type { RuleImpactEstimator } from './rule-impact-estimator';
+
+/** What the default estimator throws: the dry-run test proves the estimator is reached only after the checks. */
+class NoEstimator extends Error {}
 
 const body = (extra: Partial<RuleBody> = {}): RuleBody => ({
   level: 'product',
@@ -26,19 +29,20 @@ describe('CommissionRulesService (repositories faked)', () => {
   let estimator: RuleImpactEstimator;
   let service: CommissionRulesService;
   let stamps: FakeRulesStamps;
+  let trail: ReturnType<typeof fakeAuditTrail>;
 
   beforeEach(() => {
     stamps = new FakeRulesStamps();
     rules = new FakeCommissionRulesRepository();
     vendors = new FakeVendorsRepository();
     clock = new FixedClock(new Date('2026-11-21T12:00:00.000Z'));
-    estimator = { evaluate: () => Promise.reject(new NotImplementedError('no estimator in this test')) };
+    estimator = { evaluate: () => Promise.reject(new NoEstimator()) };
     service = new CommissionRulesService(
       asReal<CommissionRulesRepository>(rules),
       asReal<VendorsRepository>(vendors),
       { evaluate: (s, c) => estimator.evaluate(s, c) },
       clock,
-      fakeAuditTrail(clock),
+      (trail = fakeAuditTrail(clock)),
       asReal<ShopsRepository>(stamps),
     );
   });
@@ -84,6 +88,26 @@ describe('CommissionRulesService (repositories faked)', () => {
     });
     expect(rules.rules).toHaveLength(0);
     expect(rules.guards.size).toBe(0);
+  });
+
+  it('accepts a rule for a deactivated vendor, as for an active one (its lines are still priced and paid)', async () => {
+    const [inactive] = vendors.add(vendor('dormant', { active: false }));
+    const created = await service.create(SHOP, body({ vendorId: String(inactive._id) }));
+    expect(created).toMatchObject({ vendorId: String(inactive._id), level: 'product', productId: '42' });
+    expect(rules.rules).toHaveLength(1);
+    expect(String(rules.rules[0].vendorId)).toBe(String(inactive._id));
+  });
+
+  it('audits create, replace and delete as commission_rule.create|update|delete (present tense)', async () => {
+    const created = jest.spyOn(trail, 'created');
+    const changed = jest.spyOn(trail, 'changed');
+    const deleted = jest.spyOn(trail, 'intendDelete');
+    const rule = await service.create(SHOP, body());
+    await service.replace(SHOP, rule._id, body({ commissionAmount: 12 }));
+    await service.remove(SHOP, rule._id);
+    expect(created.mock.calls.map((c) => c[2])).toEqual(['commission_rule.create']);
+    expect(changed.mock.calls.map((c) => c[2])).toEqual(['commission_rule.update']);
+    expect(deleted.mock.calls.map((c) => c[2])).toEqual(['commission_rule.delete']);
   });
 
   it('keeps a vendor rule and the shop-wide rule of one target apart', async () => {
@@ -184,7 +208,7 @@ describe('CommissionRulesService (repositories faked)', () => {
     await expect(service.dryRun(SHOP, null, body({ commissionAmount: 101 }))).rejects.toBeInstanceOf(
       ValidationError,
     );
-    await expect(service.dryRun(SHOP, null, body())).rejects.toBeInstanceOf(NotImplementedError);
+    await expect(service.dryRun(SHOP, null, body())).rejects.toBeInstanceOf(NoEstimator);
     const existing = await service.create(SHOP, body());
     await expect(service.dryRun(SHOP, null, body())).rejects.toBeInstanceOf(ConflictError);
     const seen: unknown[] = [];

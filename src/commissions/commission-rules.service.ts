@@ -55,7 +55,7 @@ export class CommissionRulesService {
     const _id = new Types.ObjectId();
     const now = this.clock.now();
     const stamp = this.audit.begin();
-    const event = this.audit.created(scope, stamp, 'commission_rule.created', res(_id), ruleAuditView(data));
+    const event = this.audit.created(scope, stamp, 'commission_rule.create', res(_id), ruleAuditView(data));
     const created = await this.guarded(scope, data, _id, () =>
       this.rules.create(scope, _id, data, now, stamp, event),
     );
@@ -70,7 +70,7 @@ export class CommissionRulesService {
     const event = this.audit.changed(
       scope,
       stamp,
-      'commission_rule.updated',
+      'commission_rule.update',
       res(current._id),
       ruleAuditView(current),
       ruleAuditView(data),
@@ -112,7 +112,7 @@ export class CommissionRulesService {
     const pending = await this.audit.intendDelete(
       scope,
       this.audit.begin(),
-      'commission_rule.deleted',
+      'commission_rule.delete',
       res(current._id),
       ruleAuditView(current),
       this.rules.collectionName,
@@ -155,7 +155,11 @@ export class CommissionRulesService {
     return { total, nextOffset: nextOffset(page, total), rules: items.map(toCommissionRuleResponse) };
   }
 
-  /** The body's rules, then its vendor: 422 naming the field, nothing written. */
+  /**
+   * The body's rules, then its vendor: 422 naming the field, nothing written. A deactivated vendor is
+   * still a vendor of the shop: its lines are priced by the ladder and paid (vendor-policy.ts), and it
+   * may be reactivated, so a rule for it is accepted like its API keys and tax profile are.
+   */
   private async prepare(scope: ShopScope, body: RuleBody): Promise<RuleData> {
     const check = checkRuleBody(body);
     if (!check.ok) throw new ValidationError(firstProblem(check.fields), { fields: check.fields });

@@ -274,6 +274,13 @@ export function fromAudit(record: Pick<AuditRecord, 'action' | 'after'>): EventT
       return 'payout_adjustment.updated';
     case 'payout_adjustment.delete':
       return 'payout_adjustment.deleted';
+    case 'commission_rule.create':
+      return 'commission_rule.created';
+    case 'commission_rule.update':
+      return 'commission_rule.updated';
+    case 'commission_rule.delete':
+      return 'commission_rule.deleted';
+    // Records written before the audit actions took the present tense (ADR 0051): still emitted.
     case 'commission_rule.created':
     case 'commission_rule.updated':
     case 'commission_rule.deleted':

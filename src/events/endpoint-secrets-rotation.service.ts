@@ -1,11 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataCipher } from '../common/secrets/data-cipher';
-import type { StoredSecret } from '../event-port/webhook-endpoint.schema';
-import { SealedEndpointSecrets, SystemEndpointSecretsRepository } from './system-endpoint-secrets.repository';
-import { eachById } from '../common/secrets/each-by-id';
-
-/** Endpoints read per page by the rotation. */
-const PAGE = 200;
+import { resealAll } from '../common/secrets/reseal';
+import { SystemEndpointSecretsRepository } from './system-endpoint-secrets.repository';
 
 export interface EndpointRotationReport {
   /** Webhook endpoints seen (every shop). */
@@ -41,44 +37,25 @@ export class EndpointSecretsRotation {
   ) {}
 
   async rotate(): Promise<EndpointRotationReport> {
-    const report: EndpointRotationReport = {
-      endpoints: 0,
-      resealed: 0,
-      current: 0,
-      unreadable: 0,
-      skipped: 0,
-    };
-    await eachById(
-      (after, limit) => this.endpoints.secretsPage(after, limit),
-      PAGE,
-      (endpoint) => this.rotateOne(endpoint, report),
-    );
-    return report;
-  }
-
-  private async rotateOne(endpoint: SealedEndpointSecrets, report: EndpointRotationReport): Promise<void> {
-    report.endpoints++;
-    const shopId = String(endpoint.shopId);
-    let changed = false;
-    const next: StoredSecret[] = (endpoint.secrets ?? []).map((s) => {
-      if (!this.cipher.isStale(s.secretEnc)) {
-        report.current++;
-        return s;
-      }
-      const plain = this.cipher.decrypt(shopId, s.secretEnc);
-      if (plain === null) {
-        report.unreadable++;
-        this.logger.warn(
-          { shopId, endpointId: String(endpoint._id) },
-          'A webhook endpoint signing secret opens under no configured key; left as it is',
-        );
-        return s;
-      }
-      changed = true;
-      return { ...s, secretEnc: this.cipher.encrypt(shopId, plain) };
+    const { documents, ...rest } = await resealAll(this.cipher, {
+      page: (after, limit) => this.endpoints.secretsPage(after, limit),
+      fields: (endpoint) =>
+        (endpoint.secrets ?? []).map((s) => ({
+          purpose: 'platform-token' as const,
+          binding: String(endpoint.shopId),
+          stored: s.secretEnc,
+        })),
+      // Only the sealed value changes: each secret keeps its dates (the overlap of a replaced one).
+      replace: (endpoint, next) =>
+        this.endpoints.replaceSecrets(
+          endpoint,
+          (endpoint.secrets ?? []).map((s, i) => ({ ...s, secretEnc: next[i] ?? s.secretEnc })),
+        ),
+      logger: this.logger,
+      what: 'A webhook endpoint signing secret',
+      logFields: (endpoint) => ({ shopId: String(endpoint.shopId), endpointId: String(endpoint._id) }),
+      countEmpty: true,
     });
-    if (!changed) return;
-    if (await this.endpoints.replaceSecrets(endpoint, next)) report.resealed++;
-    else report.skipped++;
+    return { endpoints: documents, ...rest };
   }
 }

@@ -63,6 +63,17 @@ describe('plannedRefundRows', () => {
     expect(out.docs).toHaveLength(1);
     expect(out.appliedRefundIds).toEqual([]);
   });
+
+  it('a refund row carries its sale line’s commission rule and plan (what priced the figures it reverses)', () => {
+    const rule = { level: 'productType' as const, id: String(new Types.ObjectId()) };
+    const [cut] = plannedRefundRows(
+      [refund('1', 11, [['a', 10, 1]])],
+      [sale({ commissionRule: rule, commissionPlan: 'gold' })],
+    ).docs;
+    expect(cut).toMatchObject({ commissionRule: rule, commissionPlan: 'gold' });
+    const [plain] = plannedRefundRows([refund('1', 11, [['a', 10, 1]])], [sale()]).docs;
+    expect(plain.commissionRule).toBeNull();
+  });
 });
 
 describe('recutRefundRows', () => {
@@ -75,5 +86,19 @@ describe('recutRefundRows', () => {
     expect(changes).toHaveLength(1);
     expect(changes[0].set).toMatchObject({ payout: -30, commission: -3.33, vendorId, inPayouts: true });
     expect(recutRefundRows(sale(), [{ ...row, frozen: true, batchId: 'b1' }])).toEqual([]);
+  });
+
+  it('an unsettled refund row follows its line to a new commission rule; the same rule (by value) changes nothing', () => {
+    const rule = { level: 'product' as const, id: String(new Types.ObjectId()) };
+    const [cut] = plannedRefundRows([refund('1', 11, [['a', 10, 1]])], [sale()]).docs;
+    const row = lineItem({ ...(cut as LineItem), orderId: 1, lineItemId: 10 });
+    const priced = sale({ commissionRule: rule });
+    const changes = recutRefundRows(priced, [row]);
+    expect(changes).toHaveLength(1);
+    expect(changes[0].set).toMatchObject({ commissionRule: rule });
+    expect(recutRefundRows(priced, [{ ...row, commissionRule: { ...rule } }])).toEqual([]);
+    expect(recutRefundRows(sale(), [{ ...row, commissionRule: rule }])[0].set).toMatchObject({
+      commissionRule: null,
+    });
   });
 });

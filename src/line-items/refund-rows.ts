@@ -1,4 +1,11 @@
-import { payoutState, REFUND_FIGURES, refundedSoFar, refundRowFigures, round2 } from '../common/money';
+import {
+  type CommissionRuleRef,
+  payoutState,
+  REFUND_FIGURES,
+  refundedSoFar,
+  refundRowFigures,
+  round2,
+} from '../common/money';
 import { LineItem, REFUND_ROW_FINANCIAL_STATUS } from './line-item.schema';
 
 /**
@@ -73,6 +80,8 @@ export function plannedRefundRows(
         price: round2(sale.price),
         quantity: 0,
         commissionPlan: sale.commissionPlan,
+        // The rule that priced the sale line priced the share this row reverses.
+        commissionRule: sale.commissionRule ?? null,
         ...figures,
         ...payoutState(figures.payout, 0),
         fulfillmentStatus: sale.fulfillmentStatus,
@@ -86,6 +95,12 @@ export function plannedRefundRows(
     if (complete) appliedRefundIds.push(refund.refundId);
   }
   return { docs, appliedRefundIds };
+}
+
+/** Two rule references name the same rule (stored ids may be ObjectIds or strings). */
+function sameRule(a: CommissionRuleRef | null | undefined, b: CommissionRuleRef | null | undefined): boolean {
+  if (!a || !b) return !a && !b;
+  return a.level === b.level && String(a.id) === String(b.id);
 }
 
 /** A refund row's date: the refund's processed_at, else its created_at. */
@@ -127,12 +142,14 @@ export function recutRefundRows(
       vendorId: sale.vendorId,
       vendorName: sale.vendorName,
       commissionPlan: sale.commissionPlan,
+      commissionRule: sale.commissionRule ?? null,
       inPayouts: sale.vendorId != null,
     };
     const same =
       REFUND_FIGURES.every((f) => r[f] === figures[f]) &&
       String(r.vendorId) === String(sale.vendorId) &&
-      r.commissionPlan === sale.commissionPlan;
+      r.commissionPlan === sale.commissionPlan &&
+      sameRule(r.commissionRule, sale.commissionRule);
     if (!same) out.push({ row: r, set });
     before.push({ ...r, ...figures });
   }

@@ -1,12 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataCipher, SecretPurpose } from '../common/secrets/data-cipher';
-import { eachById } from '../common/secrets/each-by-id';
+import { resealAll } from '../common/secrets/reseal';
 import { shopScope } from '../common/tenancy';
 import type { SealedValuesRotationReport } from '../shops/shop-legal-secrets.service';
 import { SealedTaxProfileValues, TaxProfilesRepository } from './tax-profiles.repository';
 import { sealedFor } from './tax-profiles.service';
 
-const PAGE = 200;
 const SEALED: Array<{ field: 'taxIdEnc' | 'dateOfBirthEnc'; purpose: SecretPurpose }> = [
   { field: 'taxIdEnc', purpose: 'vendor-tax-id' },
   { field: 'dateOfBirthEnc', purpose: 'vendor-date-of-birth' },
@@ -26,49 +25,22 @@ export class TaxProfileSecretsRotation {
     private readonly cipher: DataCipher,
   ) {}
 
-  async rotate(): Promise<SealedValuesRotationReport> {
-    const report: SealedValuesRotationReport = {
-      documents: 0,
-      resealed: 0,
-      current: 0,
-      unreadable: 0,
-      skipped: 0,
-    };
-    await eachById(
-      (after, limit) => this.profiles.secretsPage(after, limit),
-      PAGE,
-      (doc) => this.rotateOne(doc, report),
-    );
-    return report;
-  }
-
-  private async rotateOne(doc: SealedTaxProfileValues, report: SealedValuesRotationReport): Promise<void> {
-    if (!doc.taxIdEnc && !doc.dateOfBirthEnc) return;
-    report.documents++;
-    const binding = sealedFor(shopScope(String(doc.shopId)), String(doc.vendorId));
-    const next = { taxIdEnc: doc.taxIdEnc ?? null, dateOfBirthEnc: doc.dateOfBirthEnc ?? null };
-    let changed = false;
-    for (const { field, purpose } of SEALED) {
-      const stored = doc[field] ?? null;
-      if (stored === null) continue;
-      if (!this.cipher.isStale(stored)) {
-        report.current++;
-        continue;
-      }
-      const plain = this.cipher.open(purpose, binding, stored);
-      if (plain === null) {
-        report.unreadable++;
-        this.logger.warn(
-          { shopId: String(doc.shopId), vendorId: String(doc.vendorId), field },
-          'A vendor tax profile value opens under no configured key; left as it is',
-        );
-        continue;
-      }
-      next[field] = this.cipher.seal(purpose, binding, plain);
-      changed = true;
-    }
-    if (!changed) return;
-    if (await this.profiles.replaceSealed(doc, next)) report.resealed++;
-    else report.skipped++;
+  rotate(): Promise<SealedValuesRotationReport> {
+    const binding = (doc: SealedTaxProfileValues) =>
+      sealedFor(shopScope(String(doc.shopId)), String(doc.vendorId));
+    return resealAll(this.cipher, {
+      page: (after, limit) => this.profiles.secretsPage(after, limit),
+      fields: (doc) =>
+        SEALED.map(({ field, purpose }) => ({ purpose, binding: binding(doc), stored: doc[field] })),
+      replace: (doc, [taxIdEnc, dateOfBirthEnc]) =>
+        this.profiles.replaceSealed(doc, { taxIdEnc, dateOfBirthEnc }),
+      logger: this.logger,
+      what: 'A vendor tax profile value',
+      logFields: (doc, i) => ({
+        shopId: String(doc.shopId),
+        vendorId: String(doc.vendorId),
+        field: SEALED[i].field,
+      }),
+    });
   }
 }

@@ -1,12 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Scope, V1Auth } from '../common/auth/auth.decorators';
 import { actorOf, type Principal } from '../common/auth/principal';
-import { ApiV1Errors } from '../common/http/api-errors.decorator';
-import { ObjectIdParam } from '../common/http/params';
 import { OffsetPageQueryDto } from '../common/pagination';
 import type { ShopScope } from '../common/tenancy';
-import { Idempotent } from '../idempotency/idempotent.decorator';
 import {
   CreatedVendorApiKeyDto,
   CreateVendorApiKeyDto,
@@ -14,15 +11,10 @@ import {
   VendorApiKeyListDto,
 } from './dto/vendor-api-key.dto';
 import {
-  CREATE_DESCRIPTION,
-  KEY_CAP_CONFLICT,
-  KEY_EXAMPLE_ID,
-  KEY_NOT_FOUND,
-  LIST_DESCRIPTION,
-  REVOKE_DESCRIPTION,
-  VENDOR_EXAMPLE_ID,
-  VENDOR_NOT_FOUND,
-} from './vendor-api-keys.docs';
+  CreateVendorApiKeyOperation,
+  ListVendorApiKeysOperation,
+  RevokeVendorApiKeyOperation,
+} from './vendor-api-keys.operations';
 import { VendorApiKeysService } from './vendor-api-keys.service';
 
 /** The shop manages a vendor's API keys (DESIGN §12) with its shop token. */
@@ -33,16 +25,7 @@ export class VendorApiKeysV1Controller {
   constructor(private readonly keys: VendorApiKeysService) {}
 
   @Post()
-  @HttpCode(201)
-  @ApiOperation({
-    operationId: 'createVendorApiKey',
-    summary: 'Create an API key for a vendor (vk_live_…); the key is shown only in this response',
-    description: CREATE_DESCRIPTION,
-  })
-  @ObjectIdParam('id', VENDOR_EXAMPLE_ID, 'Vendor id')
-  @ApiCreatedResponse({ type: CreatedVendorApiKeyDto })
-  @Idempotent('v1')
-  @ApiV1Errors(400, VENDOR_NOT_FOUND, KEY_CAP_CONFLICT, 422)
+  @CreateVendorApiKeyOperation('v1')
   create(
     @Scope() scope: ShopScope,
     @CurrentPrincipal() principal: Principal,
@@ -53,14 +36,7 @@ export class VendorApiKeysV1Controller {
   }
 
   @Get()
-  @ApiOperation({
-    operationId: 'listVendorApiKeys',
-    summary: "A vendor's API keys (never their secrets), newest first, revoked ones included",
-    description: LIST_DESCRIPTION,
-  })
-  @ObjectIdParam('id', VENDOR_EXAMPLE_ID, 'Vendor id')
-  @ApiOkResponse({ type: VendorApiKeyListDto })
-  @ApiV1Errors(VENDOR_NOT_FOUND, 422)
+  @ListVendorApiKeysOperation('v1')
   list(
     @Scope() scope: ShopScope,
     @Param('id') id: string,
@@ -70,16 +46,7 @@ export class VendorApiKeysV1Controller {
   }
 
   @Delete(':keyId')
-  @ApiOperation({
-    operationId: 'revokeVendorApiKey',
-    summary: "Revoke a vendor's API key",
-    description: REVOKE_DESCRIPTION,
-  })
-  @ObjectIdParam('id', VENDOR_EXAMPLE_ID, 'Vendor id')
-  @ObjectIdParam('keyId', KEY_EXAMPLE_ID, 'Vendor API key id')
-  @ApiOkResponse({ type: RevokedVendorApiKeyDto })
-  @Idempotent('v1')
-  @ApiV1Errors(KEY_NOT_FOUND)
+  @RevokeVendorApiKeyOperation('v1')
   revoke(
     @Scope() scope: ShopScope,
     @Param('id') id: string,

@@ -1,140 +1,42 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { getModelToken } from '@nestjs/mongoose';
-import { Model, Types } from 'mongoose';
-import { CommissionRule } from '../../src/commissions/commission-rule.schema';
+import { Types } from 'mongoose';
 import { shopScope } from '../../src/common/tenancy';
 import { RuleDryRun } from '../../src/line-items/rule-dry-run.service';
-import { ShopsRepository } from '../../src/shops/shops.repository';
-import { startApp, TestApp } from '../support/app';
-import { createVendor, uploadSkus } from '../support/catalog';
+import type { TestApp } from '../support/app';
 import { cents, divHalfUp, fmt } from '../support/cents';
-import { createMerchantKey, createShop, TestShop } from '../support/factory';
+import { type TestShop } from '../support/factory';
+import { LadderFixture, pct } from '../support/commission-ladder-fixture';
+import { shopifyRefund } from '../support/refunds';
 import { deliver, eventually, platformId, shopifyOrder, shopifyProduct } from '../support/webhooks';
 
 /*
- * The commission ladder end to end (DESIGN §13): products ingested with types, rules stored through
- * the model (the rules CRUD is another branch's), one order line per level, figures to the cent
- * against a BigInt oracle written here; explain, preview, the dry-run against the real
- * recalculation, dates, a clamp, and tenancy.
+ * The commission ladder end to end (DESIGN §13): one order line per level priced at ingestion, figures
+ * to the cent against a BigInt oracle written here; explain, dates, the dry-run against the real
+ * recalculation, a clamp, and a product type arriving late. The shop: test/support/commission-ladder-fixture.ts;
+ * preview and errors: commission-ladder-preview.e2e-spec.ts.
  */
 describe('commission ladder (e2e)', () => {
+  let f: LadderFixture;
   let t: TestApp;
   let shop: TestShop;
   let other: TestShop;
   let vendorId: string;
-  let rules: Model<CommissionRule>;
-  const ORDER_AT = new Date('2026-11-01T10:00:00.000Z');
-  const P = { sku: platformId(), prod: platformId(), type: platformId(), vendor: platformId() };
-  const ids: Record<string, string> = {};
   let orderId: number;
-  const lineIds: number[] = [];
-
-  const insertRule = async (r: Partial<CommissionRule>): Promise<string> => {
-    const doc = await rules.create({
-      shopId: new Types.ObjectId(shop.shopId),
-      commissionType: 'percentage',
-      ...r,
-    });
-    // stored past the rules API: the shop's rules stamp moves on as a rule write's does (rules-cache.ts)
-    await t.app.get(ShopsRepository).rulesChanged(shop.shopId);
-    return String(doc._id);
-  };
-  const lines = async (): Promise<any[]> =>
-    (await t.api.get(`/v1/orders/${orderId}?lineItems=true`, { token: shop.token })).body.orders;
-  const recalculate = async (lineItemIds: number[]) => {
-    const res = await t.api.post(
-      '/v1/lineitems/update',
-      { items: lineItemIds.map((lineItemId) => ({ orderId, lineItemId, recalculate: true })) },
-      { token: shop.token },
-    );
-    expect(res.status).toBe(200);
-    const jobId = res.body.jobId ?? res.body.jobIds?.[0];
-    if (jobId)
-      await eventually(async () => {
-        const job = await t.api.get(`/v1/jobs/${jobId}`, { token: shop.token });
-        expect(job.body.job?.state ?? job.body.state).toBe('completed');
-      });
-  };
-  // Oracle: salesAfterDiscount in cents, a percentage (whole or with 2 decimals) in hundredths.
-  const pct = (sad: bigint, rateHundredths: bigint) => divHalfUp(sad * rateHundredths, 10000n);
+  let lineIds: number[];
+  let ids: Record<string, string>;
+  let P: LadderFixture['P'];
+  let ORDER_AT: Date;
 
   beforeAll(async () => {
-    t = await startApp();
-    shop = await createShop(t, 'ladder');
-    other = await createShop(t, 'ladder-other');
-    rules = t.app.get<Model<CommissionRule>>(getModelToken(CommissionRule.name));
-    vendorId = (await createVendor(t, shop, 'Ladder', { commissionType: 'percentage', commissionAmount: 10 }))
-      ._id;
-    await createVendor(t, other, 'Ladder', { commissionType: 'percentage', commissionAmount: 10 });
-    await uploadSkus(t, shop, [{ sku: 'LAD-SKU', commissionType: 'flat', commissionRate: 1.5 }]);
-    for (const [key, type] of [
-      ['sku', 'Shirts'],
-      ['prod', 'Shirts'],
-      ['type', ' shirts '],
-      ['vendor', 'Mugs'],
-    ] as const)
-      await deliver(t, shop, 'products/create', shopifyProduct({ id: P[key], productType: type }));
-    ids.skuProduct = await insertRule({ level: 'product', productId: String(P.sku), commissionAmount: 50 });
-    ids.productShop = await insertRule({ level: 'product', productId: String(P.prod), commissionAmount: 12 });
-    ids.productMine = await insertRule({
-      level: 'product',
-      productId: String(P.prod),
-      vendorId: new Types.ObjectId(vendorId),
-      commissionType: 'percentage_plus_flat',
-      commissionAmount: 5,
-      flatAmount: 0.3,
-    });
-    ids.shirts = await insertRule({
-      level: 'productType',
-      productType: 'Shirts',
-      productTypeKey: 'shirts',
-      commissionAmount: 8,
-      minimum: 2,
-    });
-    ids.mugsLater = await insertRule({
-      level: 'productType',
-      productType: 'Mugs',
-      productTypeKey: 'mugs',
-      commissionAmount: 30,
-      validFrom: new Date(ORDER_AT.getTime() + 86_400_000),
-    });
-    const order = shopifyOrder({
-      createdAt: ORDER_AT,
-      financialStatus: 'paid',
-      lineItems: [
-        { sku: 'LAD-SKU', vendor: 'Ladder', price: '20.00', quantity: 2, productId: P.sku },
-        { sku: 'L-2', vendor: 'Ladder', price: '33.33', quantity: 3, discounts: ['5.01'], productId: P.prod },
-        { sku: 'L-3', vendor: 'Ladder', price: '10.00', quantity: 1, productId: P.type },
-        { sku: 'L-4', vendor: 'Ladder', price: '25.00', quantity: 2, productId: P.vendor },
-      ],
-    });
-    orderId = order.id;
-    lineIds.push(...order.line_items.map((l: any) => l.id));
-    await deliver(t, shop, 'orders/create', order);
+    f = await LadderFixture.start();
+    ({ t, shop, other, vendorId, orderId, lineIds, ids, P, ORDER_AT } = f);
   });
-  afterAll(() => t.close());
+  afterAll(() => f.t.close());
 
-  // The oracle per line: [commission cents, plan, rule].
-  const expected = () => {
-    const sad2 = cents('33.33') * 3n - cents('5.01');
-    return [
-      { sad: 4000n, commission: cents('1.50') * 2n, plan: 'sku:flat:1.5', rule: null },
-      {
-        sad: sad2,
-        commission: divHalfUp(sad2 * 500n + cents('0.30') * 3n * 10000n, 10000n),
-        plan: 'product:percentage_plus_flat:5+0.30',
-        rule: { level: 'product', id: ids.productMine },
-      },
-      // 8 % of 10.00 is 0.80, raised to the minimum 2.00
-      {
-        sad: 1000n,
-        commission: cents('2.00'),
-        plan: 'productType:percentage:8:min=2.00',
-        rule: { level: 'productType', id: ids.shirts },
-      },
-      { sad: 5000n, commission: pct(5000n, 1000n), plan: 'vendor:percentage:10', rule: null },
-    ];
-  };
+  const insertRule: LadderFixture['insertRule'] = (r) => f.insertRule(r);
+  const lines = () => f.lines();
+  const recalculate = (lineItemIds: number[]) => f.recalculate(lineItemIds);
+  const expected = () => f.expected();
 
   it('prices one line per level at ingestion, to the cent', async () => {
     const got = await lines();
@@ -277,82 +179,6 @@ describe('commission ladder (e2e)', () => {
     });
   });
 
-  it('previews a hypothetical line: the stored product type, the rules at orderDate, the figures', async () => {
-    const res = await t.api.post(
-      '/v1/commissions/preview',
-      {
-        vendorId,
-        productId: String(P.type),
-        price: 40,
-        quantity: 1,
-        discount: 2.5,
-        orderDate: ORDER_AT.toISOString(),
-      },
-      { token: shop.token },
-    );
-    expect(res.status).toBe(200);
-    const sad = cents('40.00') - cents('2.50');
-    expect(res.body.inputs.productType).toBe(' shirts ');
-    expect(res.body.applied).toMatchObject({ level: 'productType', ruleId: ids.shirts });
-    expect(res.body.figures).toMatchObject({
-      commission: Number(fmt(pct(sad, 800n))),
-      payout: Number(fmt(sad - pct(sad, 800n))),
-      commissionPlan: 'productType:percentage:8:min=2.00',
-    });
-    const given = await t.api.post(
-      '/v1/commissions/preview',
-      { vendorId, productType: 'MUGS', price: 10, quantity: 3 },
-      { token: shop.token },
-    );
-    expect(given.status).toBe(200);
-    expect(given.body.applied).toMatchObject({ level: 'productType', ruleId: ids.mugsLater }); // in force now
-    expect(given.body.figures.commission).toBe(Number(fmt(pct(3000n, 3000n))));
-  });
-
-  it('answers 422 for an unknown vendor or bad input, 404 for another shop’s line, 403 for a merchant key', async () => {
-    const unknown = await t.api.post(
-      '/v1/commissions/preview',
-      { vendorId: new Types.ObjectId().toHexString(), price: 10, quantity: 1 },
-      { token: shop.token },
-    );
-    expect(unknown.status).toBe(422);
-    const foreign = await t.api.post(
-      '/v1/commissions/preview',
-      { vendorId, price: 10, quantity: 1 },
-      { token: other.token },
-    );
-    expect(foreign.status).toBe(422);
-    const tooMuch = await t.api.post(
-      '/v1/commissions/preview',
-      { vendorId, price: 10, quantity: 1, discount: 10.01 },
-      { token: shop.token },
-    );
-    expect(tooMuch.status).toBe(422);
-    const bad = await t.api.post(
-      '/v1/commissions/preview',
-      { vendorId, price: 10, quantity: 0 },
-      { token: shop.token },
-    );
-    expect(bad.status).toBe(422);
-    const cross = await t.api.get(`/v1/orders/${orderId}/lineitems/${lineIds[0]}/commission`, {
-      token: other.token,
-    });
-    expect(cross.status).toBe(404);
-    const mk = await createMerchantKey(t, shop);
-    const byKey = await t.api.get(`/v1/orders/${orderId}/lineitems/${lineIds[0]}/commission`, {
-      token: mk.token,
-    });
-    expect(byKey.status).toBe(403);
-    const previewByKey = await t.api.post(
-      '/v1/commissions/preview',
-      { vendorId, price: 10, quantity: 1 },
-      { token: mk.token },
-    );
-    expect(previewByKey.status).toBe(403);
-    const junk = await t.api.get(`/v1/orders/abc/lineitems/${lineIds[0]}/commission`, { token: shop.token });
-    expect(junk.status).toBe(404);
-  });
-
   it('a product whose type arrives after its order gets its unpaid lines repriced', async () => {
     const late = platformId();
     await insertRule({
@@ -378,5 +204,39 @@ describe('commission ladder (e2e)', () => {
         'productType:percentage:15',
       ]);
     });
+  });
+  it('a refund row of a rule-priced line carries the line’s commission rule; explain still explains the sale line', async () => {
+    const [, ruled] = lineIds;
+    await deliver(
+      t,
+      shop,
+      'refunds/create',
+      shopifyRefund({
+        orderId,
+        processedAt: new Date(ORDER_AT.getTime() + 3_600_000),
+        lines: [{ lineItemId: ruled, quantity: 1 }],
+      }),
+    );
+    const withRefunds = async (): Promise<any[]> =>
+      (await t.api.get(`/v1/orders/${orderId}?lineItems=true&includeRefunds=true`, { token: shop.token }))
+        .body.orders;
+    const refundRow = async () =>
+      (await withRefunds()).find((l) => l.lineItemId === ruled && l.type === 'refund');
+    await eventually(async () => expect(await refundRow()).toBeDefined());
+    const row = await refundRow();
+    const rule = { level: 'product', id: ids.productMine };
+    expect(row).toMatchObject({
+      commissionPlan: 'product:percentage_plus_flat:5+0.30',
+      commissionRule: rule,
+    });
+    // one of three units: the commission given back is a third of the sale line's, to the cent
+    const sale = (await lines()).find((l) => l.lineItemId === ruled && l.type !== 'refund');
+    expect(sale.commissionRule).toEqual(rule);
+    expect(cents(String(row.commission.toFixed(2)))).toBe(-divHalfUp(cents(sale.commission.toFixed(2)), 3n));
+    const explained = await t.api.get(`/v1/orders/${orderId}/lineitems/${ruled}/commission`, {
+      token: shop.token,
+    });
+    expect(explained.status).toBe(200);
+    expect(explained.body.stored).toMatchObject({ commission: sale.commission, commissionRule: rule });
   });
 });

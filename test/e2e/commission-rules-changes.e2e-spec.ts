@@ -79,7 +79,7 @@ describe('commission rules: replace, delete, dry run (e2e)', () => {
         validTo: '2026-02-01T00:00:00.000Z',
         createdAt: a.body.createdAt,
       });
-      const [audit] = await auditOf('commission_rule.updated', a.body._id);
+      const [audit] = await auditOf('commission_rule.update', a.body._id);
       expect(audit.resource).toEqual({ type: 'commission_rule', id: a.body._id });
       expect(audit.before).toMatchObject({
         commissionType: 'percentage_plus_flat',
@@ -110,7 +110,7 @@ describe('commission rules: replace, delete, dry run (e2e)', () => {
         commissionAmount: 4,
       });
       expect(res.status).toBe(201);
-      const [audit] = await auditOf('commission_rule.created', res.body._id);
+      const [audit] = await auditOf('commission_rule.create', res.body._id);
       expect(audit.actor.kind).toBe('shop');
       expect(audit.after).toMatchObject({
         level: 'productType',
@@ -137,7 +137,7 @@ describe('commission rules: replace, delete, dry run (e2e)', () => {
       expect(del.body).toEqual({ _id: res.body._id, deleted: true });
       expect((await t.api.get(`${RULES}/${res.body._id}`, { token: shop.token })).status).toBe(404);
       expect((await t.api.delete(`${RULES}/${res.body._id}`, { token: shop.token })).status).toBe(404);
-      const [audit] = await auditOf('commission_rule.deleted', res.body._id);
+      const [audit] = await auditOf('commission_rule.delete', res.body._id);
       expect(audit.before).toMatchObject({ productId: pid, commissionType: 'flat' });
       const events = (await eventsOf('commission_rule.deleted')).filter(
         (e) => e.data.object._id === res.body._id,

@@ -1,18 +1,8 @@
-import { getModelToken } from '@nestjs/mongoose';
-import { Model, Types } from 'mongoose';
-import { LineItem } from '../../src/line-items/line-item.schema';
 import { ShopifyStandIn } from '../standins/shopify-standin';
 import { startApp, TestApp } from '../support/app';
-import { vendorToken } from '../support/catalog';
 import { createShop, TestShop } from '../support/factory';
-import { createVendor, SeededOrder, seedOrder } from '../support/payout-fixtures';
-
-const ZERO = { commissionType: 'percentage' as const, commissionAmount: 0 };
-const TRACKING = {
-  trackingNumber: '1Z999AA1',
-  shippingCarrier: 'UPS',
-  trackingUrl: 'https://ups.example/1Z999AA1',
-};
+import { SeededOrder, seedOrder } from '../support/payout-fixtures';
+import { fulfilmentKit, fulfilmentOf, vendorWithToken } from '../support/vendor-fulfillments';
 
 /**
  * POST/PUT/DELETE /fulfillments on the shopify platform: the Shopify Admin GraphQL stand-in
@@ -22,37 +12,21 @@ const TRACKING = {
 describe('vendor fulfillments on the shopify platform (e2e)', () => {
   const standIn = new ShopifyStandIn();
   let t: TestApp;
-  let items: Model<LineItem>;
+  let kit: ReturnType<typeof fulfilmentKit>;
   let shopS: TestShop;
   let tokS: string;
   const at = new Date('2026-10-01T10:00:00Z');
-  /** What a fulfilment change may touch (the vendor tally job updates other fields on its own). */
-  const fulfilmentOf = (l: LineItem | null) => ({
-    fulfillmentStatus: l?.fulfillmentStatus,
-    fulfillment: l?.fulfillment,
-    fulfillmentLock: l?.fulfillmentLock,
-  });
-  const line = (s: TestShop, id: string) =>
-    items
-      .findOne({ shopId: new Types.ObjectId(s.shopId), _id: new Types.ObjectId(id) })
-      .lean<LineItem>()
-      .exec();
-  const fulfil = (
-    token: string,
-    lineItemIds: string[],
-    path = '/fulfillments',
-    headers?: Record<string, string>,
-  ) => t.api.post(path, { lineItemIds, ...TRACKING }, { token, headers });
+  const line: ReturnType<typeof fulfilmentKit>['line'] = (...a) => kit.line(...a);
+  const fulfil: ReturnType<typeof fulfilmentKit>['fulfil'] = (...a) => kit.fulfil(...a);
 
   beforeAll(async () => {
     await standIn.start();
     process.env.SHOPIFY_API_BASE_URL = standIn.url;
     process.env.DATA_ENCRYPTION_KEY = 'c0ffee'.repeat(10) + 'c0ff';
     t = await startApp();
-    items = t.app.get(getModelToken(LineItem.name));
+    kit = fulfilmentKit(t);
     shopS = await createShop(t, 'vful-shopify');
-    const s = await createVendor(t, shopS, 'VF Shopify', ZERO);
-    tokS = await vendorToken(t, shopS, s._id);
+    tokS = (await vendorWithToken(t, shopS, 'VF Shopify')).token;
     const set = await t.api.put(
       '/v1/shop/platform',
       { platform: 'shopify', accessToken: standIn.token },

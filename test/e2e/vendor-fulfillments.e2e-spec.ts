@@ -1,19 +1,11 @@
-import { getModelToken } from '@nestjs/mongoose';
-import { Model, Types } from 'mongoose';
-import { LineItem } from '../../src/line-items/line-item.schema';
+import { Types } from 'mongoose';
 import { startApp, TestApp } from '../support/app';
 import { cents } from '../support/cents';
 import { measured } from '../support/db-cost';
-import { vendorToken } from '../support/catalog';
 import { createMerchantKey, createShop, TestShop } from '../support/factory';
-import { createVendor, SeededOrder, seedOrder } from '../support/payout-fixtures';
+import { SeededOrder, seedOrder } from '../support/payout-fixtures';
+import { fulfilmentKit, fulfilmentOf, TRACKING, vendorWithToken } from '../support/vendor-fulfillments';
 
-const ZERO = { commissionType: 'percentage' as const, commissionAmount: 0 };
-const TRACKING = {
-  trackingNumber: '1Z999AA1',
-  shippingCarrier: 'UPS',
-  trackingUrl: 'https://ups.example/1Z999AA1',
-};
 const NOT_FOUND = 'Line item not found';
 const ALREADY = 'Line item is already fulfilled';
 
@@ -24,7 +16,7 @@ const ALREADY = 'Line item is already fulfilled';
  */
 describe('vendor fulfillments (e2e)', () => {
   let t: TestApp;
-  let items: Model<LineItem>;
+  let kit: ReturnType<typeof fulfilmentKit>;
   let shop: TestShop; // local platform
   let other: TestShop;
   let tokA: string;
@@ -36,37 +28,21 @@ describe('vendor fulfillments (e2e)', () => {
   let oOther: SeededOrder;
 
   const at = new Date('2026-10-01T10:00:00Z');
-  /** What a fulfilment change may touch (the vendor tally job updates other fields on its own). */
-  const fulfilmentOf = (l: LineItem | null) => ({
-    fulfillmentStatus: l?.fulfillmentStatus,
-    fulfillment: l?.fulfillment,
-    fulfillmentLock: l?.fulfillmentLock,
-  });
-  const line = (s: TestShop, id: string) =>
-    items
-      .findOne({ shopId: new Types.ObjectId(s.shopId), _id: new Types.ObjectId(id) })
-      .lean<LineItem>()
-      .exec();
-  const fulfil = (
-    token: string,
-    lineItemIds: string[],
-    path = '/fulfillments',
-    headers?: Record<string, string>,
-  ) => t.api.post(path, { lineItemIds, ...TRACKING }, { token, headers });
+  const line: ReturnType<typeof fulfilmentKit>['line'] = (...a) => kit.line(...a);
+  const fulfil: ReturnType<typeof fulfilmentKit>['fulfil'] = (...a) => kit.fulfil(...a);
 
   beforeAll(async () => {
     t = await startApp();
-    items = t.app.get(getModelToken(LineItem.name));
+    kit = fulfilmentKit(t);
     shop = await createShop(t, 'vful');
     other = await createShop(t, 'vful-other');
-    const a = await createVendor(t, shop, 'VF Alpha', ZERO);
-    const b = await createVendor(t, shop, 'VF Beta', ZERO);
-    const ov = await createVendor(t, other, 'VF Other', ZERO);
-    [tokA, tokB, tokOther] = await Promise.all([
-      vendorToken(t, shop, a._id),
-      vendorToken(t, shop, b._id),
-      vendorToken(t, other, ov._id),
-    ]);
+    [tokA, tokB, tokOther] = (
+      await Promise.all([
+        vendorWithToken(t, shop, 'VF Alpha'),
+        vendorWithToken(t, shop, 'VF Beta'),
+        vendorWithToken(t, other, 'VF Other'),
+      ])
+    ).map((v) => v.token);
     merchant = (await createMerchantKey(t, shop)).token;
     oA = await seedOrder(t, shop, {
       createdAt: at,

@@ -14,7 +14,6 @@ export type ErrorCode =
   | 'IDEMPOTENCY_KEY_MISMATCH'
   | 'IDEMPOTENCY_IN_PROGRESS'
   | 'SERVICE_UNAVAILABLE'
-  | 'NOT_IMPLEMENTED'
   | 'INTERNAL_SERVER_ERROR';
 
 /**
@@ -147,15 +146,5 @@ export class ServiceUnavailableError extends DomainError {
     super(503, 'SERVICE_UNAVAILABLE', message, undefined, undefined, {
       'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
     });
-  }
-}
-
-/**
- * The route exists but what answers it is not wired in this build (a port whose adapter lands
- * later): 501, logged with an errorId like any 5xx.
- */
-export class NotImplementedError extends DomainError {
-  constructor(message: string) {
-    super(501, 'NOT_IMPLEMENTED', message);
   }
 }

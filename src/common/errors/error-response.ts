@@ -52,7 +52,6 @@ export const CODE_BY_STATUS: Record<number, ErrorCode> = {
   422: 'VALIDATION_ERROR',
   429: 'RATE_LIMITED',
   500: 'INTERNAL_SERVER_ERROR',
-  501: 'NOT_IMPLEMENTED',
   503: 'SERVICE_UNAVAILABLE',
 };
 

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType, PartialType, PickType } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   ArrayNotEmpty,
@@ -15,6 +15,7 @@ import {
 import { IsDateTime } from '../../common/dates/date-time';
 import { CursorPageQueryDto, PageInfoDto } from '../../common/pagination';
 import {
+  CreateFulfillmentDto,
   FULFILLMENT_FILTERS,
   FulfillmentFilter,
   FulfillmentResultsDto,
@@ -24,8 +25,11 @@ import {
 export const MAX_VENDOR_LINE_ITEMS_PER_FULFILLMENT = 100;
 const ID_EXAMPLE = '6741a0c2d3e4f5a6b7c8d9e1';
 
-/** POST /fulfillments and /v2/fulfillments (the same engine as POST /v1/fulfillments). */
-export class CreateVendorFulfillmentDto {
+/** The tracking fields the vendor bodies share with the v1 body (same rules, same documentation). */
+const TRACKING_FIELDS = ['trackingNumber', 'shippingCarrier', 'trackingUrl'] as const;
+
+/** The vendor body's line item ids (v1 names them `lineItemsToFulfill`, with a higher cap and no uniqueness). */
+class VendorFulfillmentLinesDto {
   @ApiProperty({
     type: 'array',
     items: { type: 'string', maxLength: 64 },
@@ -43,34 +47,13 @@ export class CreateVendorFulfillmentDto {
   @IsString({ each: true })
   @MaxLength(64, { each: true })
   lineItemIds!: string[];
+}
 
-  @ApiProperty({ minLength: 1, maxLength: 255, example: '1Z999AA10123456784' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
-  trackingNumber!: string;
-
-  @ApiProperty({
-    minLength: 1,
-    maxLength: 255,
-    description: 'Carrier name, e.g. UPS, DHL, USPS',
-    example: 'UPS',
-  })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
-  shippingCarrier!: string;
-
-  @ApiProperty({
-    minLength: 1,
-    maxLength: 2048,
-    example: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
-  })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(2048)
-  trackingUrl!: string;
-
+/** POST /fulfillments and /v2/fulfillments (the same engine as POST /v1/fulfillments, whose tracking fields it reuses). */
+export class CreateVendorFulfillmentDto extends IntersectionType(
+  VendorFulfillmentLinesDto,
+  PickType(CreateFulfillmentDto, TRACKING_FIELDS),
+) {
   @ApiPropertyOptional({
     type: Boolean,
     description:
@@ -82,32 +65,19 @@ export class CreateVendorFulfillmentDto {
   notifyCustomer?: boolean;
 }
 
-/** PUT /fulfillments/{lineItemId}: the fields sent replace the stored ones (at least one). */
-export class UpdateFulfillmentDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 255, example: '1Z999AA10123456785' })
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
-  trackingNumber?: string;
+/**
+ * PUT /fulfillments/{lineItemId}: the fields sent replace the stored ones (at least one). The v1 body's
+ * tracking fields, each optional; only the examples differ (an update shows a change of carrier).
+ */
+export class UpdateFulfillmentDto extends PartialType(PickType(CreateFulfillmentDto, TRACKING_FIELDS)) {
+  @ApiPropertyOptional({ example: '1Z999AA10123456785' })
+  override trackingNumber?: string;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 255, example: 'DHL' })
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
-  shippingCarrier?: string;
+  @ApiPropertyOptional({ example: 'DHL' })
+  override shippingCarrier?: string;
 
-  @ApiPropertyOptional({
-    minLength: 1,
-    maxLength: 2048,
-    example: 'https://dhl.example/track/1Z999AA10123456785',
-  })
-  @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(2048)
-  trackingUrl?: string;
+  @ApiPropertyOptional({ example: 'https://dhl.example/track/1Z999AA10123456785' })
+  override trackingUrl?: string;
 
   @ApiPropertyOptional({
     type: Boolean,
