@@ -69,6 +69,24 @@ async function call(base, method, path, body, token, headers = {}) {
   return text ? JSON.parse(text) : undefined;
 }
 
+/** Orders of the probe shop (shop 1) whose lines give its first vendor two lines each (vendor-surface.js). */
+const TWO_LINE_ORDERS = Number(process.env.BENCH_VENDOR_TWO_LINE_ORDERS || 500);
+
+/**
+ * Order `i` of shop `n`: three lines, one per vendor; shop 0's first HOT_LINES orders carry the hot
+ * SKU and stay pending (so the payout batches do not freeze them); shop 1's newest TWO_LINE_ORDERS
+ * orders carry two lines of the first vendor (a 100-line vendor fulfilment spans at most 50
+ * orders), so the size stays 3 lines per order.
+ */
+function scaleOrder(n, i, perShop, idBase, createdAt) {
+  const hot = n === 0 && i < HOT_LINES;
+  const twoLine = n === 1 && i >= perShop - TWO_LINE_ORDERS;
+  let lines = SKUS;
+  if (hot) lines = [['BENCH-HOT', 'Acme Apparel', '24.00'], SKUS[1], SKUS[2]];
+  else if (twoLine) lines = [SKUS[0], ['ACME-CAP', 'Acme Apparel', '18.00'], SKUS[1]];
+  return shopifyOrder(idBase + n * 1_000_000 + i, i, createdAt, lines, hot ? { financialStatus: 'pending' } : {});
+}
+
 /** One shop with vendors, users, products, adjustments and tokens of all three kinds. */
 async function setUpShop(base, n) {
   const shop = await harness.benchShop(`scale${n}`);
@@ -143,7 +161,7 @@ function readCapture(dir) {
   return commands;
 }
 
-module.exports = async function scale(server) {
+async function scale(server) {
   const base = harness.BASE;
   const mark = (msg) => progress(`${msg} (API RSS ${Math.round(harness.rssMb(server.pid).current)} MB, peak ${Math.round(harness.rssMb(server.pid).peak)} MB)`);
   const t0 = Date.now();
@@ -169,11 +187,7 @@ module.exports = async function scale(server) {
   progress(`ingesting ${work.length} orders (${work.length * 3} line items)`);
   const groups = rules.ingestionGroups();
   const spent = await rules.ingestGroups(work, groups, SEND_CONCURRENCY, async ([n, i]) => {
-    const hot = n === 0 && i < HOT_LINES;
-    const lines = hot ? [['BENCH-HOT', 'Acme Apparel', '24.00'], SKUS[1], SKUS[2]] : SKUS;
-    // the hot SKU's orders stay pending, so the payout batches below do not freeze them
-    const order = shopifyOrder(idBase + n * 1_000_000 + i, i, created(i), lines, hot ? { financialStatus: 'pending' } : {});
-    await sendWebhook(shops[n], 'orders/create', order);
+    await sendWebhook(shops[n], 'orders/create', scaleOrder(n, i, perShop, idBase, created(i)));
   });
   const ingestMs = [...spent.values()].reduce((a, b) => a + b, 0);
   const ordersPerSec = work.length / (ingestMs / 1000);
@@ -343,4 +357,13 @@ module.exports = async function scale(server) {
     { target: 'API peak RSS < 300 MB', value: `${Math.round(rss.peak)} MB`, pass: rss.peak < 300 },
   );
   return { rows, verdicts };
-};
+}
+
+module.exports = scale;
+// The vendor-scale group seeds the same shops and orders faster (vendor-scale.bench.js).
+module.exports.setUpShop = setUpShop;
+module.exports.call = call;
+module.exports.VENDORS = VENDORS;
+module.exports.SKUS = SKUS;
+module.exports.readCapture = readCapture;
+module.exports.scaleOrder = scaleOrder;
