@@ -87,6 +87,18 @@ function scaleOrder(n, i, perShop, idBase, createdAt) {
   return shopifyOrder(idBase + n * 1_000_000 + i, i, createdAt, lines, hot ? { financialStatus: 'pending' } : {});
 }
 
+/**
+ * A GET whose database commands are to be found in a capture: our request id, as answered in
+ * `x-request-id` (a caller's own id is only echoed and logged beside ours, never taken as ours, so
+ * the captured commands carry ours).
+ */
+async function requestIdOf(base, path, token) {
+  const res = await fetch(base + path, { headers: token ? { 'x-access-token': token } : {} });
+  await res.text();
+  if (!res.ok) throw new Error(`GET ${path} → ${res.status}`);
+  return res.headers.get('x-request-id');
+}
+
 /** One shop with vendors, users, products, adjustments and tokens of all three kinds. */
 async function setUpShop(base, n) {
   const shop = await harness.benchShop(`scale${n}`);
@@ -255,9 +267,7 @@ async function scale(server) {
   try {
     for (const [name, path, tokenKind] of endpoints) {
       await call(base2, 'GET', path(probe), undefined, probe[tokenKind]); // warm-up
-      const id = `scale-${name.replace(/\W+/g, '-')}-${Date.now()}`;
-      await call(base2, 'GET', path(probe), undefined, probe[tokenKind], { 'x-request-id': id });
-      requestIds.set(name, id);
+      requestIds.set(name, await requestIdOf(base2, path(probe), probe[tokenKind]));
     }
   } finally {
     capturing.kill('SIGTERM');
@@ -367,3 +377,4 @@ module.exports.VENDORS = VENDORS;
 module.exports.SKUS = SKUS;
 module.exports.readCapture = readCapture;
 module.exports.scaleOrder = scaleOrder;
+module.exports.requestIdOf = requestIdOf;

@@ -62,9 +62,7 @@ async function roundTrips(probe, orderId) {
   try {
     for (const [name, path, kind] of reads) {
       await scale.call(base2, 'GET', path, undefined, probe[kind]); // warm-up (token, key caches)
-      const id = `vendor-scale-${name.replace(/\W+/g, '-')}-${Date.now()}`;
-      await scale.call(base2, 'GET', path, undefined, probe[kind], { 'x-request-id': id });
-      ids.set(name, id);
+      ids.set(name, await scale.requestIdOf(base2, path, probe[kind]));
     }
   } finally {
     capturing.kill('SIGTERM');

@@ -69,7 +69,8 @@ export abstract class TenantRepository<T extends TenantDocument> {
     localField: string,
     foreignField: string,
     filter: Record<string, unknown>,
-    projection: Record<string, 0 | 1>,
+    projection: Record<string, 0 | 1> | undefined,
+    sort?: Record<string, 1 | -1>,
   ): JoinedRead {
     return joinedRead(
       as,
@@ -78,6 +79,7 @@ export abstract class TenantRepository<T extends TenantDocument> {
       foreignField,
       this.scoped(scope, filter),
       projection,
+      sort,
     );
   }
 
