@@ -60,10 +60,7 @@ export function joinedRead(
   localField: string,
   foreignField: string,
   filter: Doc,
-  /** Undefined: whole documents. */
-  projection: Record<string, 0 | 1> | undefined,
-  /** The joined documents' order (an order's few rows: MongoDB walks the same index in its order). */
-  sort?: Record<string, 1 | -1>,
+  projection: Record<string, 0 | 1>,
 ): JoinedRead {
   return {
     stage: {
@@ -71,32 +68,11 @@ export function joinedRead(
         from,
         localField,
         foreignField,
-        pipeline: [
-          { $match: filter },
-          ...(sort ? [{ $sort: sort }] : []),
-          ...(projection ? [{ $project: projection }] : []),
-        ],
+        pipeline: [{ $match: filter }, { $project: projection }],
         as,
       },
     } as PipelineStage.Lookup,
   };
-}
-
-/**
- * One document of `model` (matched by `match`, projected) with other collections' documents joined
- * to it (JoinedRead), in one command: a point read and its dependents in one round trip. Null when
- * nothing matches. MongoDB: the head by its index, each join by the joined collection's index.
- */
-export async function readJoined<R>(
-  model: Model<unknown>,
-  match: Doc,
-  projection: Record<string, 0 | 1>,
-  joins: JoinedRead[],
-): Promise<R | null> {
-  const rows = await model
-    .aggregate<R>([{ $match: match }, { $limit: 1 }, { $project: projection }, ...joins.map((j) => j.stage)])
-    .exec();
-  return rows[0] ?? null;
 }
 
 /**

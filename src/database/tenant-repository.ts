@@ -69,8 +69,7 @@ export abstract class TenantRepository<T extends TenantDocument> {
     localField: string,
     foreignField: string,
     filter: Record<string, unknown>,
-    projection: Record<string, 0 | 1> | undefined,
-    sort?: Record<string, 1 | -1>,
+    projection: Record<string, 0 | 1>,
   ): JoinedRead {
     return joinedRead(
       as,
@@ -79,7 +78,6 @@ export abstract class TenantRepository<T extends TenantDocument> {
       foreignField,
       this.scoped(scope, filter),
       projection,
-      sort,
     );
   }
 

@@ -4,7 +4,6 @@ import { Model, Types } from 'mongoose';
 import { ModelOutbox, withOutbox } from '../audit/audit-outbox';
 import type { AuditStamp } from '../audit/audit-record';
 import { ShopScope, shopScope } from '../common/tenancy';
-import type { JoinedRead } from '../database/read-together';
 import { TenantRepository } from '../database/tenant-repository';
 import { chunkedBulkWrite } from '../database/bulk-write';
 import { anyOf } from '../database/query-filters';
@@ -78,20 +77,6 @@ export class LineItemsRepository extends TenantRepository<LineItem> implements O
       .sort(ORDER_ROWS)
       .lean<LineItem[]>()
       .exec();
-    return this.callerRows(scope, rows);
-  }
-
-  /**
-   * findOrderRows as a join (database/read-together.ts) to a read of the order by the repository
-   * holding the order: the same (shopId, orderId) range in the same order, in that read's command.
-   * The rows it brings go through `callerRows`.
-   */
-  orderRowsJoin(as: string, scope: ShopScope): JoinedRead {
-    return this.joinedRead(as, shopScope(scope.shopId), 'orderId', 'orderId', {}, undefined, ORDER_ROWS);
-  }
-
-  /** Of an order's rows (orderRowsJoin), those the caller may see: all for a shop, its own for a vendor. */
-  callerRows(scope: ShopScope, rows: LineItem[]): LineItem[] {
     return scope.vendorId
       ? rows.filter((r) => r.vendorId != null && String(r.vendorId) === scope.vendorId)
       : rows;

@@ -3,7 +3,6 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import type { CursorRows, CursorWindow } from '../common/pagination';
 import { ShopScope } from '../common/tenancy';
-import type { JoinedRead } from '../database/read-together';
 import { TenantRepository } from '../database/tenant-repository';
 import { chunkedBulkWrite } from '../database/bulk-write';
 import { orderListWhere, type OrderListFilter } from './order-list-filter';
@@ -94,15 +93,6 @@ export class OrderSummariesRepository extends TenantRepository<OrderSummary> {
       .findOne(this.scoped(scope, { orderId, vendorId: null }))
       .lean<OrderSummary>()
       .exec();
-  }
-
-  /**
-   * findForOrder as a join to a read of the order (database/read-together.ts): the caller's summary
-   * of it, by the unique (shopId, orderId, vendorId) index, in that read's command (an array of at
-   * most one).
-   */
-  callerSummaryJoin(as: string, scope: ShopScope): JoinedRead {
-    return this.joinedRead(as, scope, 'orderId', 'orderId', { vendorId: null }, undefined);
   }
 
   /**

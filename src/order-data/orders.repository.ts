@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ShopScope } from '../common/tenancy';
-import { readJoined, type JoinedRead } from '../database/read-together';
 import { TenantRepository } from '../database/tenant-repository';
 import { isDuplicateKeyError } from '../common/errors/duplicate-key';
 import { orderObjectId } from './order-ids';
@@ -67,24 +66,6 @@ export class OrdersRepository extends TenantRepository<Order> {
       .lean<Pick<Order, 'orderId'>>()
       .exec();
     return row?.orderId ?? null;
-  }
-
-  /**
-   * The order with this `_id` (its `orderId` only) and the documents of `joins` joined to it by
-   * `orderId`, in one command; null when unknown or another shop's. A point read of `_id`, then each
-   * join by its own collection's index.
-   */
-  withJoined<R extends object>(
-    scope: ShopScope,
-    id: Types.ObjectId,
-    joins: JoinedRead[],
-  ): Promise<(R & Pick<Order, 'orderId'>) | null> {
-    return readJoined<R & Pick<Order, 'orderId'>>(
-      this.model as Model<unknown>,
-      this.scoped(scope, { _id: id }),
-      { orderId: 1 },
-      joins,
-    );
   }
 
   async exists(scope: ShopScope, orderId: number): Promise<boolean> {

@@ -52,16 +52,18 @@ describe('vendor surface: database round trips per request (e2e)', () => {
   });
   afterAll(() => t.close());
 
-  it('GET /orders/{id}: one command (the order with its summary and rows joined), by platform id and by _id', async () => {
+  // A join of the summary and the rows to the order ($lookup, one command) was tried: on the
+  // development store it took 2.5–5 s at the vendor-scale size (the joined read scans line items),
+  // against 16 ms p50 for these two point reads side by side.
+  it('GET /orders/{id}: the summary and the rows side by side (≤ 2), ≤ 3 by _id', async () => {
     const byNumber = await cost('GET', `/orders/${orderIds[0]}`);
-    expect(byNumber.commands).toBeLessThanOrEqual(1);
+    expect(byNumber.commands).toBeLessThanOrEqual(2);
     expect(byNumber.res.body.data.lineItems).toHaveLength(2); // Acme's two lines only
     const ref = String(orderObjectId(shop.shopId, orderIds[0]));
     const byRef = await cost('GET', `/orders/${ref}`);
-    expect(byRef.commands).toBeLessThanOrEqual(1);
+    expect(byRef.commands).toBeLessThanOrEqual(3);
     expect(byRef.res.body.data).toEqual(byNumber.res.body.data);
-    // /v2 path, same handler
-    expect((await cost('GET', `/v2/orders/${orderIds[1]}`)).commands).toBeLessThanOrEqual(1);
+    expect((await cost('GET', `/v2/orders/${orderIds[1]}`)).commands).toBeLessThanOrEqual(2);
   });
 
   it('counts and dashboards stay within their budgets', async () => {
