@@ -1,8 +1,9 @@
 // `npm run bench [-- group…]`: runs the named scenario groups and prints a table. Default: `scale`
 // (20,000 orders over 10 shops: every list against its floor, round trips, ingestion, recalculation,
 // updates, RSS) and `probe` (a new user's first look: seed:demo 2,000 and six endpoints). Other
-// groups: foundation, payouts, commissions, dataflow, payouts-list and money (issue 17), events (issue 19), seller-tax
-// and documents (issue 32: the 5,000-row statement PDF and the 100-order invoice render).
+// groups: foundation, payouts, commissions, dataflow, payouts-list and money (issue 17), events (issue 19),
+// seller-tax and documents (issue 32: the 5,000-row statement PDF and the 100-order invoice render),
+// vendor-scale (issue 30: the scale group's data seeded in-process, then the vendor surface's targets).
 const harness = require('./harness');
 
 const GROUPS = {
@@ -12,6 +13,7 @@ const GROUPS = {
   dataflow: require('./dataflow.bench'),
   probe: require('./probe.bench'),
   scale: require('./scale.bench'),
+  'vendor-scale': require('./vendor-scale.bench'),
   'payouts-list': require('./money.bench').payoutsList,
   money: require('./money.bench').money,
   events: require('./events.bench'),

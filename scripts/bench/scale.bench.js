@@ -69,6 +69,36 @@ async function call(base, method, path, body, token, headers = {}) {
   return text ? JSON.parse(text) : undefined;
 }
 
+/** Orders of the probe shop (shop 1) whose lines give its first vendor two lines each (vendor-surface.js). */
+const TWO_LINE_ORDERS = Number(process.env.BENCH_VENDOR_TWO_LINE_ORDERS || 500);
+
+/**
+ * Order `i` of shop `n`: three lines, one per vendor; shop 0's first HOT_LINES orders carry the hot
+ * SKU and stay pending (so the payout batches do not freeze them); shop 1's newest TWO_LINE_ORDERS
+ * orders carry two lines of the first vendor (a 100-line vendor fulfilment spans at most 50
+ * orders), so the size stays 3 lines per order.
+ */
+function scaleOrder(n, i, perShop, idBase, createdAt) {
+  const hot = n === 0 && i < HOT_LINES;
+  const twoLine = n === 1 && i >= perShop - TWO_LINE_ORDERS;
+  let lines = SKUS;
+  if (hot) lines = [['BENCH-HOT', 'Acme Apparel', '24.00'], SKUS[1], SKUS[2]];
+  else if (twoLine) lines = [SKUS[0], ['ACME-CAP', 'Acme Apparel', '18.00'], SKUS[1]];
+  return shopifyOrder(idBase + n * 1_000_000 + i, i, createdAt, lines, hot ? { financialStatus: 'pending' } : {});
+}
+
+/**
+ * A GET whose database commands are to be found in a capture: our request id, as answered in
+ * `x-request-id` (a caller's own id is only echoed and logged beside ours, never taken as ours, so
+ * the captured commands carry ours).
+ */
+async function requestIdOf(base, path, token) {
+  const res = await fetch(base + path, { headers: token ? { 'x-access-token': token } : {} });
+  await res.text();
+  if (!res.ok) throw new Error(`GET ${path} → ${res.status}`);
+  return res.headers.get('x-request-id');
+}
+
 /** One shop with vendors, users, products, adjustments and tokens of all three kinds. */
 async function setUpShop(base, n) {
   const shop = await harness.benchShop(`scale${n}`);
@@ -143,7 +173,7 @@ function readCapture(dir) {
   return commands;
 }
 
-module.exports = async function scale(server) {
+async function scale(server) {
   const base = harness.BASE;
   const mark = (msg) => progress(`${msg} (API RSS ${Math.round(harness.rssMb(server.pid).current)} MB, peak ${Math.round(harness.rssMb(server.pid).peak)} MB)`);
   const t0 = Date.now();
@@ -169,11 +199,7 @@ module.exports = async function scale(server) {
   progress(`ingesting ${work.length} orders (${work.length * 3} line items)`);
   const groups = rules.ingestionGroups();
   const spent = await rules.ingestGroups(work, groups, SEND_CONCURRENCY, async ([n, i]) => {
-    const hot = n === 0 && i < HOT_LINES;
-    const lines = hot ? [['BENCH-HOT', 'Acme Apparel', '24.00'], SKUS[1], SKUS[2]] : SKUS;
-    // the hot SKU's orders stay pending, so the payout batches below do not freeze them
-    const order = shopifyOrder(idBase + n * 1_000_000 + i, i, created(i), lines, hot ? { financialStatus: 'pending' } : {});
-    await sendWebhook(shops[n], 'orders/create', order);
+    await sendWebhook(shops[n], 'orders/create', scaleOrder(n, i, perShop, idBase, created(i)));
   });
   const ingestMs = [...spent.values()].reduce((a, b) => a + b, 0);
   const ordersPerSec = work.length / (ingestMs / 1000);
@@ -241,9 +267,7 @@ module.exports = async function scale(server) {
   try {
     for (const [name, path, tokenKind] of endpoints) {
       await call(base2, 'GET', path(probe), undefined, probe[tokenKind]); // warm-up
-      const id = `scale-${name.replace(/\W+/g, '-')}-${Date.now()}`;
-      await call(base2, 'GET', path(probe), undefined, probe[tokenKind], { 'x-request-id': id });
-      requestIds.set(name, id);
+      requestIds.set(name, await requestIdOf(base2, path(probe), probe[tokenKind]));
     }
   } finally {
     capturing.kill('SIGTERM');
@@ -343,4 +367,14 @@ module.exports = async function scale(server) {
     { target: 'API peak RSS < 300 MB', value: `${Math.round(rss.peak)} MB`, pass: rss.peak < 300 },
   );
   return { rows, verdicts };
-};
+}
+
+module.exports = scale;
+// The vendor-scale group seeds the same shops and orders faster (vendor-scale.bench.js).
+module.exports.setUpShop = setUpShop;
+module.exports.call = call;
+module.exports.VENDORS = VENDORS;
+module.exports.SKUS = SKUS;
+module.exports.readCapture = readCapture;
+module.exports.scaleOrder = scaleOrder;
+module.exports.requestIdOf = requestIdOf;

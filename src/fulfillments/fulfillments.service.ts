@@ -243,10 +243,16 @@ export class FulfillmentsService {
       );
       await this.lineItems.releaseClaims(scope, failed, lockId);
       // Orders' rolled-up fulfillment status (order lists) follows the line items.
-      const fulfilledOrders = claimed
-        .filter((l) => done.some((d) => d._id.equals(l._id)))
-        .map((l) => l.orderId);
-      if (fulfilledOrders.length > 0) await this.summaries.refresh(scope, fulfilledOrders);
+      // Only the fulfilled lines' vendors' summaries (and the shop-level ones) change.
+      const doneIds = new Set(done.map((d) => String(d._id)));
+      const fulfilled = claimed.filter((l) => doneIds.has(String(l._id)));
+      if (fulfilled.length > 0) {
+        await this.summaries.refresh(
+          scope,
+          fulfilled.map((l) => l.orderId),
+          { onlyVendors: fulfilled.map((l) => l.vendorId).filter((v) => v != null) },
+        );
+      }
     }
     const answer = { fulfillments: body.lineItemIds.map((_, i) => results.get(i)!) };
     return retryable ? markRetryable(answer) : answer;

@@ -201,12 +201,20 @@ export const FULFILLMENT_ROW_PROJECTION = projectionOf<FulfillmentRowSource>([
 /** What fulfillment creation reads of a requested line item. */
 export type FulfillableLineItem = Pick<
   LineItem,
-  '_id' | 'orderId' | 'lineItemId' | 'quantity' | 'cancelled' | 'fulfillmentStatus' | 'fulfillmentLock'
+  | '_id'
+  | 'orderId'
+  | 'lineItemId'
+  | 'vendorId'
+  | 'quantity'
+  | 'cancelled'
+  | 'fulfillmentStatus'
+  | 'fulfillmentLock'
 >;
 
 export const FULFILLABLE_PROJECTION = projectionOf<FulfillableLineItem>([
   'orderId',
   'lineItemId',
+  'vendorId',
   'quantity',
   'cancelled',
   'fulfillmentStatus',
