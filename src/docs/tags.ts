@@ -82,7 +82,9 @@ export const TAGS: TagObject[] = [
     name: 'Documents',
     description:
       'Documents issued when a payout batch completes (commission invoices, credit notes, self-billed ' +
-      'invoices, payout statements): numbered per shop and series, frozen snapshots that never change.',
+      'invoices, payout statements): numbered per shop and series without gaps, frozen snapshots that never ' +
+      'change, their PDFs rendered from the snapshot, and signed 48-hour links to an invoice or packing slip ' +
+      'that open without a token.',
   },
   {
     name: 'Dashboards',
@@ -95,13 +97,6 @@ export const TAGS: TagObject[] = [
     description:
       'Manual credits and debits for a vendor, paid in the first payout batch whose cut-off is on or ' +
       'after their date; PAID adjustments cannot be changed.',
-  },
-  {
-    name: 'Documents',
-    description:
-      'Documents issued for payouts (commission invoices, credit notes, self-billed invoices, payout statements) ' +
-      'as PDFs rendered from the snapshot each stored when issued, and signed 48-hour links to an invoice or ' +
-      'packing slip that open without a token.',
   },
   {
     name: 'Webhooks',

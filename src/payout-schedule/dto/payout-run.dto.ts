@@ -27,7 +27,7 @@ export class PayoutRunVendorDto {
     enum: SKIP_REASONS,
     nullable: true,
     description: 'Why the run made no batch for the vendor; null when it made one',
-    example: null,
+    example: 'paused',
   })
   skipped!: SkipReason | null;
   @ApiProperty({ type: String, nullable: true, example: '6742c1d2e3f4a5b6c7d8e9f0' })

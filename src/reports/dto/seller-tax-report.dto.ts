@@ -84,6 +84,9 @@ export class SellerTaxFiguresDto {
   consideration!: number;
   @ApiProperty({
     type: 'integer',
+    format: 'int32',
+    minimum: 0,
+    maximum: 2147483647,
     description: 'Distinct orders with a payable sale row of the vendor dated in the period',
     example: 23,
   })
@@ -150,7 +153,7 @@ export class SellerTaxVendorDto {
 }
 
 export class SellerTaxReportDto {
-  @ApiProperty({ type: 'integer', example: 2026 })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 2000, maximum: 9999, example: 2026 })
   year!: number;
   @ApiProperty({
     type: [SellerTaxVendorDto],
