@@ -145,10 +145,18 @@ async function documentsScenario(stack, report) {
   const untriggered = [];
   const atStart = [];
   let randomKills = 0;
+  let drained = 0;
+  let onOwnBatches = 0;
   const issuedNow = () => conn.db.collection('documents').countDocuments({ shopId: sid, state: 'issued' });
   for (let r = 0; r < rounds.length; r++) {
     const point = rounds[r];
     const mine = vendors.slice(r * PER_ROUND, (r + 1) * PER_ROUND);
+    // a clean start first finishes what the previous kill left, so that the crash point is reached
+    // on this round's own, fresh batches (bounded: a batch still unfinished is simply killed again)
+    if (point && r > 0) {
+      await restart();
+      if (await settle('the previous kill finished', 20_000).catch(() => false)) drained++;
+    }
     const diedStarting = await restart(point ? { FAULT_CRASH_POINT: point } : {});
     if (diedStarting) atStart.push(point);
     const child = api.child;
@@ -157,6 +165,7 @@ async function documentsScenario(stack, report) {
     if (point) {
       const signal = await Promise.race([exited(child), sleep(45_000).then(() => 'timeout')]);
       if (signal === 'SIGKILL') crashed.push(point);
+      if (signal === 'SIGKILL' && !diedStarting && ids.every(Boolean)) onOwnBatches++;
       else missed.push(point);
       log(
         `${point}: ${signal === 'SIGKILL' ? 'the API killed itself there' : 'not reached'} (${await issuedNow()} issued)`,
@@ -186,6 +195,8 @@ async function documentsScenario(stack, report) {
       ...check.figures,
       crashPointKills: crashed.length,
       notReached: missed.map((p) => p.split(':')[1]).join(',') || 'none',
+      crashOnOwnBatches: onOwnBatches,
+      drainedBetween: drained,
       crashedWhileStarting: atStart.map((p) => p.split(':')[1]).join(',') || 'none',
       randomKills,
       triggeredAfterRestart: untriggered.length,
