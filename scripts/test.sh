@@ -63,15 +63,16 @@ step "unit tests"
 npx jest --selectProjects unit --json --outputFile=.data/reports/unit.json
 step "services (MongoDB-compatible store and Redis)"
 services_ready
+# The fault tests start their own store, Redis and apps (the built code) on their own ports, so they
+# run in the background beside the steps below (client, e2e, contract run, Swagger UI): ~10 min that
+# no longer add up. Their log is printed at the end.
+step "fault tests start in the background (own store and Redis on their own ports, kill -9; log at the end)"
+FAULTS_REPORT=.data/reports/faults.json node test/faults/run.js >.data/reports/faults.log 2>&1 &
+FAULTS=$!
 step "generated client (openapi-typescript types, tsc --strict)"
 bash scripts/client.sh
 step "e2e tests (database ${MONGODB_URI##*/})"
 npx jest --selectProjects e2e --maxWorkers=2 --json --outputFile=.data/reports/e2e.json
-# The fault tests start their own store, Redis and apps on their own ports, so they run in the
-# background beside the steps below (the contract run, Swagger UI): ~6 min that no longer add up.
-step "fault tests start in the background (own store and Redis on their own ports, kill -9; log below)"
-FAULTS_REPORT=.data/reports/faults.json node test/faults/run.js >.data/reports/faults.log 2>&1 &
-FAULTS=$!
 step "OpenAPI documents are current"
 node dist/cli/openapi.js check
 step "contract run (Schemathesis)"
