@@ -17,6 +17,7 @@ import {
   SHOP_TAX_ID,
   YEAR,
 } from '../support/documents';
+import { linesWith, pdfText, words } from '../support/pdf-text';
 import { day } from '../support/refund-scenario';
 import { HOUR } from '../support/test-clock';
 
@@ -82,6 +83,36 @@ describe('documents issued on batch completion (e2e)', () => {
     );
     const v2 = await t.api.get(`/v2/documents/${invoice1.id}`, { token: w.s.shop.token });
     expect(v2.body).toEqual({ success: true, data: invoice1 });
+  });
+
+  it('the issued invoice as a PDF (real store → snapshot → PDF, read with pdftotext): number, parties, each order’s figures, totals; the vendor’s signed link serves the same bytes without a token', async () => {
+    const res = await fetch(`${t.url}/v1/documents/${invoice1.id}/pdf`, {
+      headers: { 'x-access-token': w.s.shop.token },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/pdf');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const text = pdfText(bytes);
+    expect(text).toContain(`INV-${YEAR}-000001`);
+    expect(text).toContain('Docs Market Ltd');
+    expect(text).toContain('Alpha Goods');
+    expect(text).toContain('GB111111111');
+    expect(text).toContain('GB222222222');
+    // each order line prints the oracle-checked snapshot figures (net, tax, total) on one row
+    for (const line of invoice1.snapshot.lines) {
+      const row = linesWith(text, String(line.orderName ?? line.orderId))
+        .map(words)
+        .find((w) => w.includes(line.total));
+      expect(row).toEqual(expect.arrayContaining([line.net, line.tax, line.total]));
+    }
+    expect(linesWith(text, 'Total').join(' ')).toEqual(expect.stringContaining('12.11'));
+    expect(text).toContain('14.53');
+    // the vendor asks for the order's invoice link and opens it without a token
+    const link = await t.api.post('/documents/invoice', { orderId: String(w.o1.id) }, { token: w.tokAlpha });
+    expect(link.status).toBe(201);
+    const open = await fetch(link.body.data.url);
+    expect(open.status).toBe(200);
+    expect(Buffer.from(await open.arrayBuffer()).equals(bytes)).toBe(true);
   });
 
   it('a later batch whose refunds give commission back issues a credit note correcting the first invoice', async () => {
