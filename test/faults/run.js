@@ -2,7 +2,7 @@
 'use strict';
 // The fault tests (issue 12), run by scripts/test.sh after `nest build`:
 //   node test/faults/run.js [redis mongo payout worker events events-money rails rails-sent
-//   rails-sent-legacy numbering]   (default: all ten)
+//   rails-sent-legacy numbering schedule]   (default: all eleven)
 // FAULTS_KEEP=1 keeps the data directory and logs, FAULTS_HOLD=<s> waits before stopping the
 // services (inspection), FAULTS_LOG_LEVEL sets the apps' log level, FAULTS_REPORT=<file> writes the
 // figures as JSON.
@@ -18,6 +18,7 @@ const { moneyEventsScenario } = require('./events-money');
 const { railsScenario } = require('./rails');
 const { railsSentScenario } = require('./rails-sent');
 const { numberingScenario } = require('./numbering');
+const { scheduleScenario } = require('./schedule');
 
 const LIMIT_MS = {
   redis: 240_000,
@@ -30,6 +31,7 @@ const LIMIT_MS = {
   'rails-sent': 180_000,
   'rails-sent-legacy': 180_000,
   numbering: 180_000,
+  schedule: 240_000,
 };
 const results = [];
 
@@ -475,6 +477,7 @@ const SCENARIOS = {
   'rails-sent': (stack) => railsSentScenario(stack, report),
   'rails-sent-legacy': (stack) => railsSentScenario(stack, report, true),
   numbering: (stack) => numberingScenario(stack, report),
+  schedule: (stack) => scheduleScenario(stack, report),
 };
 
 async function main() {
