@@ -3,6 +3,7 @@
 // scheduler every second on one store and Redis; a shop's weekly due date has come; the process
 // holding the run is killed with kill -9 while the run is creating its batches, and restarted.
 const { randomBytes } = require('node:crypto');
+const net = require('node:net');
 const mongoose = require('mongoose');
 const { json, shop, order, deliverUntilAcked, pool, until, sleep, log } = require('./harness');
 
@@ -24,6 +25,18 @@ const cents = (x) => {
 };
 const fmt = (c) =>
   `${c < 0n ? '-' : ''}${(c < 0n ? -c : c) / 100n}.${String((c < 0n ? -c : c) % 100n).padStart(2, '0')}`;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(String(port)));
+    });
+  });
+}
 
 function holderOf(run) {
   if (!run?.leaseUntil) return null;
@@ -109,31 +122,23 @@ async function scheduleScenario(stack, report) {
     },
   );
   if (set.modifiedCount !== 1) throw new Error('could not move the schedule back a week');
-  // 3. Both APIs and the worker start at once: each ticks at start and every second after.
+  // 3. Both APIs start at once (each ticks at start and every second after; the first to claim
+  // the run holds it), the worker once they are up. Meanwhile: 4. kill -9 the run's holder while
+  // it plans (the paused vendor's skip and two batches recorded at least); a run planned before a poll saw it is killed while
+  // it settles, still mid-run, and the figure says so.
   const started = Date.now();
   const procs = {};
-  const [a, b, w] = await Promise.all([
-    stack.api(name, env('api-a')),
-    stack.api(name, env('api-b')),
-    stack.worker(name, env('worker')),
-  ]);
-  procs['api-a'] = a.child;
-  procs['api-b'] = b.child;
-  procs.worker = w;
   const runs = db.collection('payout_runs');
-  // 4. kill -9 the run's holder while it creates its batches
   let atKill = null;
-  // (while it plans: some vendors recorded, not all; a run planned before a poll saw it is killed
-  // while it settles, still mid-run, and the figure says so)
   let holder = null;
   let phase = null;
-  await until(
+  const watching = until(
     'the run is under way',
     async () => {
       const run = await runs.findOne({ shopId: sid, dueDate });
-      if (run?.state !== 'running') return false;
+      if (run?.state !== 'running' || (!run.planned && run.vendors.length < 3)) return false;
       holder = holderOf(run);
-      if (!holder) return false;
+      if (!holder || !procs[holder]) return false;
       atKill = run;
       phase = run.planned ? 'settling' : 'planning';
       return true;
@@ -141,14 +146,35 @@ async function scheduleScenario(stack, report) {
     60_000,
     5,
   );
-  stack.children.delete(procs[holder]);
-  procs[holder].kill('SIGKILL');
-  const killedAt = Date.now();
-  const batchesAtKill = await db.collection('payout_batches').countDocuments({ shopId: sid });
-  log(
-    `kill -9 ${holder} (the run's holder) mid-run, ${phase}: ${atKill.vendors.length} vendors recorded, ` +
-      `${batchesAtKill} batches, ${((killedAt - started) / 1000).toFixed(1)} s after start`,
+  /** Starts an app; its child process is known at once (spawned before the first await). */
+  const launch = (who, start) => {
+    const before = new Set(stack.children);
+    const ready = start();
+    procs[who] = [...stack.children].find((c) => !before.has(c));
+    return ready;
+  };
+  let killedAt = null;
+  let batchesAtKill = null;
+  const killed = watching.then(async () => {
+    stack.children.delete(procs[holder]);
+    procs[holder].kill('SIGKILL');
+    killedAt = Date.now();
+    batchesAtKill = await db.collection('payout_batches').countDocuments({ shopId: sid });
+    log(
+      `kill -9 ${holder} (the run's holder) mid-run, ${phase}: ${atKill.vendors.length} vendors ` +
+        `recorded, ${batchesAtKill} batches, ${((killedAt - started) / 1000).toFixed(1)} s after start`,
+    );
+  });
+  // a process killed before it answered its health check: its start fails, as it should
+  const ready = (p) => p.catch((err) => (killedAt ? null : Promise.reject(err)));
+  const ports = { 'api-a': setup.port, 'api-b': await freePort() };
+  await Promise.all(
+    ['api-a', 'api-b'].map((who) =>
+      ready(launch(who, () => stack.api(name, { ...env(who), PORT: ports[who] }))),
+    ),
   );
+  await ready(launch('worker', () => stack.worker(name, env('worker'))));
+  await killed;
   await sleep(1000);
   if (holder === 'worker')
     await stack.worker(`${name}-2`, {
@@ -156,7 +182,7 @@ async function scheduleScenario(stack, report) {
       MONGODB_URI: stack.mongoUri(`faults_${name}`),
       QUEUE_PREFIX: `faults-${name}`,
     });
-  else await stack.api(name, { ...env(holder), PORT: holder === 'api-a' ? a.port : b.port });
+  else await stack.api(name, { ...env(holder), PORT: ports[holder] });
   // 5. the run completes by itself
   let run;
   const completeMs = await until(
