@@ -3,9 +3,8 @@
 // scheduler every second on one store and Redis; a shop's weekly due date has come; the process
 // holding the run is killed with kill -9 while the run is creating its batches, and restarted.
 const { randomBytes } = require('node:crypto');
-const net = require('node:net');
 const mongoose = require('mongoose');
-const { json, shop, order, deliverUntilAcked, pool, until, sleep, log } = require('./harness');
+const { json, shop, order, deliverUntilAcked, pool, until, sleep, log, freePort } = require('./harness');
 
 const VENDORS = 12;
 const ORDERS_PER_VENDOR = 4;
@@ -25,18 +24,6 @@ const cents = (x) => {
 };
 const fmt = (c) =>
   `${c < 0n ? '-' : ''}${(c < 0n ? -c : c) / 100n}.${String((c < 0n ? -c : c) % 100n).padStart(2, '0')}`;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(String(port)));
-    });
-  });
-}
 
 function holderOf(run) {
   if (!run?.leaseUntil) return null;
@@ -167,7 +154,7 @@ async function scheduleScenario(stack, report) {
   });
   // a process killed before it answered its health check: its start fails, as it should
   const ready = (p) => p.catch((err) => (killedAt ? null : Promise.reject(err)));
-  const ports = { 'api-a': setup.port, 'api-b': await freePort() };
+  const ports = { 'api-a': setup.port, 'api-b': String(await freePort()) };
   await Promise.all(
     ['api-a', 'api-b'].map((who) =>
       ready(launch(who, () => stack.api(name, { ...env(who), PORT: ports[who] }))),
