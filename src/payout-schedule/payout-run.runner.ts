@@ -101,7 +101,11 @@ export class PayoutRunRunner {
       this.lineItems.vendorsWithPayable(scope, widest),
       this.adjustments.vendorsWithPayable(scope, widest),
     ]);
-    const ids = uniqueIds([...fromRows, ...fromAdjustments]);
+    // A resumed run also looks at the first claim's vendors: one whose batch a killed process made
+    // but never recorded may have no payable row left (its batch paid them) yet is this run's.
+    const ids = uniqueIds([...(run.candidates ?? []), ...fromRows, ...fromAdjustments]);
+    if (!run.candidates && !(await this.runs.setCandidates(scope, run._id, leaseId, ids)))
+      throw new Error('The run lost its lease');
     const vendors = (await this.vendors.payoutSettingsOf(scope, ids)).sort((a, b) =>
       a.vendorName.localeCompare(b.vendorName),
     );
@@ -111,11 +115,14 @@ export class PayoutRunRunner {
     const dueBy = async (periodEnd: string) => {
       if (!dueAt.has(periodEnd)) {
         const cutoff = dayEnd(periodEnd)!;
-        const [rows, adjustments] = await Promise.all([
+        const [rows, adjustments, made] = await Promise.all([
           this.lineItems.vendorsWithPayable(scope, cutoff),
           this.adjustments.vendorsWithPayable(scope, cutoff),
+          this.batches.forPeriod(scope, periodEnd),
         ]);
-        dueAt.set(periodEnd, new Set([...rows, ...adjustments].map(String)));
+        // a vendor with a batch of this period end already: the trigger answers that batch
+        const batched = made.map((b) => b.vendorId);
+        dueAt.set(periodEnd, new Set([...rows, ...adjustments, ...batched].map(String)));
       }
       return dueAt.get(periodEnd)!;
     };

@@ -60,6 +60,13 @@ export class PayoutRun {
   @Prop({ type: Boolean, default: false }) requireCompleteTaxProfile!: boolean;
 
   @Prop({ type: [RunVendorSchema], default: [] }) vendors!: RunVendor[];
+  /**
+   * The vendors the first claim found with something due, stored before its first batch: a process
+   * killed between creating a vendor's batch and recording it leaves a batch that may complete
+   * (paying every row) before the run resumes; the resumed run finds that vendor here, not among
+   * the vendors with payable rows, and records the batch (found by its vendor and period end).
+   */
+  @Prop({ type: [Types.ObjectId], default: undefined }) candidates?: Types.ObjectId[];
   /** Every vendor of the run has its batch (or its skip) recorded: only settling is left. */
   @Prop({ type: Boolean, default: false }) planned!: boolean;
   @Prop({ type: RunTotalsSchema, default: null }) totals!: RunTotals | null;

@@ -92,6 +92,21 @@ export class PayoutRunsRepository extends TenantRepository<PayoutRun> {
       .exec();
   }
 
+  /** Stores the run's candidate vendors once (the holder of the lease, before its first batch). */
+  async setCandidates(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    leaseId: string,
+    candidates: Types.ObjectId[],
+  ): Promise<boolean> {
+    const res = await this.model
+      .updateOne(this.scoped(scope, { _id: id, leaseId, candidates: { $exists: false } }), {
+        $set: { candidates },
+      })
+      .exec();
+    return res.matchedCount === 1;
+  }
+
   async markPlanned(scope: ShopScope, id: Types.ObjectId, leaseId: string): Promise<boolean> {
     const res = await this.model
       .updateOne(this.scoped(scope, { _id: id, leaseId }), { $set: { planned: true } })

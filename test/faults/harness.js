@@ -369,4 +369,17 @@ async function ledger(conn, shopId, orders) {
   return { acknowledged: ids.length, lost, duplicated, deliveries: byState, attempts };
 }
 
-module.exports = { Stack, json, shop, order, deliverUntilAcked, pool, until, ledger, sleep, log, ROOT };
+module.exports = {
+  Stack,
+  json,
+  shop,
+  order,
+  deliverUntilAcked,
+  pool,
+  until,
+  ledger,
+  sleep,
+  log,
+  freePort,
+  ROOT,
+};

@@ -2,7 +2,7 @@
 'use strict';
 // The fault tests (issue 12), run by scripts/test.sh after `nest build`:
 //   node test/faults/run.js [redis mongo payout worker events events-money rails rails-sent
-//   rails-sent-legacy numbering documents]   (default: all eleven)
+//   rails-sent-legacy numbering documents schedule]   (default: all twelve)
 // FAULTS_KEEP=1 keeps the data directory and logs, FAULTS_HOLD=<s> waits before stopping the
 // services (inspection), FAULTS_LOG_LEVEL sets the apps' log level, FAULTS_REPORT=<file> writes the
 // figures as JSON.
@@ -19,6 +19,7 @@ const { railsScenario } = require('./rails');
 const { railsSentScenario } = require('./rails-sent');
 const { numberingScenario } = require('./numbering');
 const { documentsScenario } = require('./documents');
+const { scheduleScenario } = require('./schedule');
 
 const LIMIT_MS = {
   redis: 240_000,
@@ -32,6 +33,7 @@ const LIMIT_MS = {
   'rails-sent-legacy': 180_000,
   numbering: 180_000,
   documents: 240_000,
+  schedule: 240_000,
 };
 const results = [];
 
@@ -478,6 +480,7 @@ const SCENARIOS = {
   'rails-sent-legacy': (stack) => railsSentScenario(stack, report, true),
   numbering: (stack) => numberingScenario(stack, report),
   documents: (stack) => documentsScenario(stack, report),
+  schedule: (stack) => scheduleScenario(stack, report),
 };
 
 async function main() {
