@@ -43,11 +43,6 @@ const OVERLAP_OR_IN_FLIGHT: ErrorDoc = {
   ...OVERLAP,
   description: `${OVERLAP.description}; or a request with the same Idempotency-Key is still being processed (see Retry-After)`,
 };
-const NOT_WIRED: ErrorDoc = {
-  status: 501,
-  description: '`dryRun=true` only: the estimate is not available in this build',
-  message: 'The dry run of a commission rule is not available in this build yet',
-};
 const RULES =
   'A rule sets the commission of the lines of one product (`level` product, `productId`) or one product type ' +
   '(`level` productType, `productType`, any letter case), for one vendor (`vendorId`) or every vendor (omitted). ' +
@@ -74,7 +69,7 @@ export class CommissionRulesV1Controller {
   })
   @ApiResponse({ status: 201, description: 'The rule, as stored', type: CommissionRuleDto })
   @ApiOkResponse({ description: '`dryRun=true`: nothing written', type: CommissionRuleDryRunDto })
-  @ApiV1Errors(400, OVERLAP_OR_IN_FLIGHT, 422, NOT_WIRED)
+  @ApiV1Errors(400, OVERLAP_OR_IN_FLIGHT, 422)
   @Idempotent('v1')
   async create(
     @Scope() scope: ShopScope,
@@ -132,7 +127,7 @@ export class CommissionRulesV1Controller {
       oneOf: [{ $ref: getSchemaPath(CommissionRuleDto) }, { $ref: getSchemaPath(CommissionRuleDryRunDto) }],
     },
   })
-  @ApiV1Errors(400, NOT_FOUND, OVERLAP, 422, NOT_WIRED)
+  @ApiV1Errors(400, NOT_FOUND, OVERLAP, 422)
   replace(
     @Scope() scope: ShopScope,
     @Param('ruleId') id: string,

@@ -57,6 +57,39 @@ describe('operator CLI (e2e, built dist/cli/main.js)', () => {
   });
   afterAll(() => t.close());
 
+  it('payouts:schedule prints the shop’s schedule and its next five due dates (issue 33)', async () => {
+    const domain = uniqueDomain('cli-schedule');
+    const created = await cli('shop:create', '--domain', domain);
+    const auth = await t.api.post('/v1/authenticate', { apiKey: created.out.apiKey, shopDomain: domain });
+    const manual = await cli('payouts:schedule', '--domain', domain);
+    expect(manual).toMatchObject({ code: 0, stderr: '' });
+    expect(manual.out).toMatchObject({ shopDomain: domain, nextDueDates: [] });
+    expect((manual.out as { payoutSchedule: { frequency: string } }).payoutSchedule.frequency).toBe('manual');
+
+    const put = await t.api.put(
+      '/v1/shop/settings',
+      { payoutSchedule: { frequency: 'weekly', dayOfWeek: 3, holdDays: 7, minimumPayout: 50 } },
+      { token: auth.body.token },
+    );
+    expect(put.status).toBe(200);
+    const weekly = await cli('payouts:schedule', '--domain', domain);
+    expect(weekly.code).toBe(0);
+    expect(weekly.out.payoutSchedule).toMatchObject({ frequency: 'weekly', dayOfWeek: 3, holdDays: 7 });
+    const dates = (weekly.out as { nextDueDates: string[] }).nextDueDates;
+    expect(dates).toHaveLength(5);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(dates[0] > today).toBe(true); // a schedule set today never catches up: the first is after today
+    for (const [i, d] of dates.entries()) {
+      expect(new Date(`${d}T00:00:00Z`).getUTCDay()).toBe(3); // Wednesday (ISO 3)
+      if (i) expect(Date.parse(d) - Date.parse(dates[i - 1])).toBe(7 * 86_400_000);
+    }
+    expect(await cli('payouts:schedule', '--domain', uniqueDomain('cli-none'))).toMatchObject({
+      code: 1,
+      err: { error: 'Shop not found' },
+      stdout: '',
+    });
+  });
+
   it('shop:create prints exactly one JSON object whose key signs in', async () => {
     const domain = uniqueDomain('cli');
     const res = await cli('shop:create', '--domain', domain, '--name', 'CLI shop');

@@ -165,7 +165,10 @@ describe('durable order and money events: pending-event markers and the sweeper 
     await settle();
     const ids = hooks.r.received.map((x) => x.headers['webhook-id']);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toHaveLength(4);
+    // the four above, and the paid batch's two documents (its commission invoice and payout
+    // statement: document.issued, DESIGN §14), each once
+    expect(hooks.of('document.issued')).toHaveLength(2);
+    expect(ids).toHaveLength(6);
     expect(await markedRows(s.shop, o.id)).toBe(0);
     expect(foreign.r.received).toHaveLength(0);
     // the events are listed for their own shop only

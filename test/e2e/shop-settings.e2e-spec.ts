@@ -1,6 +1,19 @@
 import { startApp, TestApp } from '../support/app';
 import { createMerchantKey, createShop, TestShop } from '../support/factory';
 
+/** The schedule settings' defaults (DESIGN §15: manual, no hold, no minimum; set nowhere yet). */
+const SCHEDULE_DEFAULTS = {
+  payoutSchedule: {
+    frequency: 'manual',
+    dayOfWeek: null,
+    dayOfMonth: null,
+    holdDays: 0,
+    minimumPayout: 0,
+    scheduleSetAt: null,
+  },
+  requireCompleteTaxProfile: false,
+};
+
 describe('GET/PUT /v1/shop/settings (e2e)', () => {
   let t: TestApp;
   let shop: TestShop;
@@ -26,6 +39,7 @@ describe('GET/PUT /v1/shop/settings (e2e)', () => {
         globalDeductionRate: 0,
         payShippingToVendor: false,
         payTaxToVendor: false,
+        ...SCHEDULE_DEFAULTS,
       },
     });
   });
@@ -41,6 +55,7 @@ describe('GET/PUT /v1/shop/settings (e2e)', () => {
         globalDeductionRate: 0,
         payShippingToVendor: true,
         payTaxToVendor: false,
+        ...SCHEDULE_DEFAULTS,
       },
     });
     await put({ tcsRate: 1.5, globalDeductionRate: 100, payTaxToVendor: true, payShippingToVendor: false });
@@ -50,6 +65,7 @@ describe('GET/PUT /v1/shop/settings (e2e)', () => {
       globalDeductionRate: 100,
       payShippingToVendor: false,
       payTaxToVendor: true,
+      ...SCHEDULE_DEFAULTS,
     });
     const same = await put({});
     expect(same.status).toBe(200);
@@ -80,6 +96,7 @@ describe('GET/PUT /v1/shop/settings (e2e)', () => {
       globalDeductionRate: 0,
       payShippingToVendor: false,
       payTaxToVendor: false,
+      ...SCHEDULE_DEFAULTS,
     });
   });
 

@@ -31,6 +31,7 @@ const TABLE: Row[] = [
   ...both('GET', '/products/{id}', 'products:read'),
   ...both('GET', '/payouts/summary', 'payouts:read'),
   ...both('GET', '/payouts/transactions', 'payouts:read'),
+  ...both('GET', '/payouts/settings', 'payouts:read'),
   { method: 'GET', path: '/v2/payouts', scope: 'payouts:read' },
   { method: 'GET', path: '/v2/balance', scope: 'payouts:read' },
   { method: 'GET', path: '/v2/payouts/batches/{id}/statement', scope: 'payouts:read' },
