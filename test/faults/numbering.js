@@ -55,9 +55,15 @@ async function numberingScenario(stack, report) {
   const docs = conn.db.collection('documents');
   const ids = Array.from({ length: DOCUMENTS }, () => new mongoose.Types.ObjectId());
   await docs.insertMany(
+    // one batch each: the documents' unique key is (shop, batch, vendor, kind, order)
     ids.map((_id) => ({
       _id,
       shopId: sid,
+      batchId: new mongoose.Types.ObjectId(),
+      vendorId: new mongoose.Types.ObjectId(),
+      orderId: null,
+      state: 'pending',
+      number: null,
       type: 'commission_invoice',
       issuedAt: new Date('2026-06-15T10:00:00Z'),
     })),
