@@ -25,7 +25,7 @@ export class StatementsV1Controller {
   })
   @ObjectIdParam('id', '6742c1d2e3f4a5b6c7d8e9f0', 'Batch id')
   @ApiJsonOrCsvOk({ json: StatementDto, ...STATEMENT_CSV_DOC.response, pdf: STATEMENT_PDF_DOC })
-  @ApiV1Errors(notFound('Payout batch'))
+  @ApiV1Errors(notFound('Payout batch'), 422)
   async statement(
     @Scope() scope: ShopScope,
     @Param('id') id: string,

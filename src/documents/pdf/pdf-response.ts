@@ -1,5 +1,5 @@
 import { applyDecorators, StreamableFile } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces } from '@nestjs/swagger';
+import { ApiOkResponse } from '@nestjs/swagger';
 import type { Readable } from 'node:stream';
 
 export const PDF_MEDIA_TYPE = 'application/pdf';
@@ -24,7 +24,6 @@ export function pdfResponse(file: PdfFile): StreamableFile {
 /** The 200 of a PDF download, documented as a binary `application/pdf` body with its file name. */
 export function ApiPdfOk(description: string, filenameExample: string) {
   return applyDecorators(
-    ApiProduces(PDF_MEDIA_TYPE),
     ApiOkResponse({
       description: `${description} Sent as \`application/pdf\`, a download (\`Content-Disposition: attachment\`).`,
       headers: {

@@ -153,7 +153,7 @@ export class SellerTaxVendorDto {
 }
 
 export class SellerTaxReportDto {
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 2000, maximum: 9999, example: 2026 })
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: REPORT_YEAR_MIN, maximum: 9999, example: 2026 })
   year!: number;
   @ApiProperty({
     type: [SellerTaxVendorDto],
