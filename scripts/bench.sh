@@ -5,8 +5,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/services.sh up
 export MONGODB_URI="${MONGODB_URI:-mongodb://127.0.0.1:27017/marketplace}_bench"
 # BENCH_DB / BENCH_PORT / QUEUE_PREFIX let benches run side by side without sharing data or queues.
-export MONGODB_URI="${MONGODB_URI%/*}/${BENCH_DB:-marketplace_bench}"
-export QUEUE_PREFIX="${QUEUE_PREFIX:-${BENCH_DB:-mp-bench}}"
+export MONGODB_URI="${MONGODB_URI%/*}/marketplace_bench${BENCH_DB:+_${BENCH_DB}}"
+export QUEUE_PREFIX="${QUEUE_PREFIX:-mp-bench${BENCH_DB:+-${BENCH_DB}}}"
 # every run starts from an empty database (the figures depend on its size): a failed drop stops the run
 node scripts/drop-database.js "$MONGODB_URI"
 npx nest build

@@ -4,7 +4,7 @@
 const mongoose = require('mongoose');
 
 const [uri, flag] = process.argv.slice(2);
-if (!uri || !/\/marketplace_(test_[A-Za-z0-9_]+|bench)$/.test(uri)) {
+if (!uri || !/\/marketplace_(test_[A-Za-z0-9_]+|bench(_[A-Za-z0-9_]+)?)$/.test(uri)) {
   console.error('refusing to drop a database that is not a test run or bench database');
   process.exit(2);
 }
