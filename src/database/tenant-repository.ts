@@ -244,6 +244,19 @@ export abstract class TenantRepository<T extends TenantDocument> {
     return (await chunkedBulkWrite(this.model, ops as Parameters<Model<T>['bulkWrite']>[0])).matchedCount;
   }
 
+  /** Extends the lease `leaseId` holds on the document; false when it was lost (lapsed and taken over). */
+  protected async renewLease(
+    scope: ShopScope,
+    id: Types.ObjectId,
+    leaseId: string,
+    until: Date,
+  ): Promise<boolean> {
+    const res = await this.model
+      .updateOne(this.scoped(scope, { _id: id, leaseId }), { $set: { leaseUntil: until } })
+      .exec();
+    return res.matchedCount === 1;
+  }
+
   /** Values to stamp on a new document of this scope. */
   protected owner(scope: ShopScope): { shopId: Types.ObjectId } {
     return { shopId: new Types.ObjectId(scope.shopId) };

@@ -15,6 +15,11 @@ const SERVER_ERROR_SCHEMA: Record<Api, string> = {
   v2: '#/components/schemas/V2ServerErrorDto',
 };
 
+const CLIENT_ERROR_SCHEMA: Record<Api, string> = {
+  v1: '#/components/schemas/V1ErrorDto',
+  v2: '#/components/schemas/V2ErrorDto',
+};
+
 /** A 422 example as class-validator words it for the first thing this operation validates. */
 function validationMessage({ op, method }: Operation, doc: OpenAPIObject): [string, string] {
   const query = ((op.parameters ?? []) as ParameterObject[]).filter((p) => p.in === 'query');
@@ -77,7 +82,8 @@ function defaultExample(api: Api, status: number, operation: Operation, doc: Ope
 
 /**
  * Every operation documents its 500 (`{error, errorId}` on v1, INTERNAL_SERVER_ERROR on V2: any
- * handler can fail unexpectedly), and every error answer carries an example of its own status.
+ * handler can fail unexpectedly), every operation with a body its 400 and 413, and every error
+ * answer carries an example of its own status.
  */
 export function documentErrors(doc: OpenAPIObject, api: Api): void {
   for (const operation of operationsOf(doc)) {
@@ -86,6 +92,15 @@ export function documentErrors(doc: OpenAPIObject, api: Api): void {
       description: ERROR_DESCRIPTIONS[500],
       content: { 'application/json': { schema: { $ref: SERVER_ERROR_SCHEMA[api] } } },
     };
+    // The body parser answers before any handler: every operation with a body can answer both.
+    if (operation.op.requestBody) {
+      for (const status of ['400', '413']) {
+        responses[status] ??= {
+          description: ERROR_DESCRIPTIONS[Number(status)],
+          content: { 'application/json': { schema: { $ref: CLIENT_ERROR_SCHEMA[api] } } },
+        };
+      }
+    }
     for (const [code, response] of Object.entries(responses)) {
       const status = Number(code);
       const media = response.content?.['application/json'];

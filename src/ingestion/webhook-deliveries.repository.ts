@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ShopScope, toObjectId } from '../common/tenancy';
+import { leaseFree } from '../database/lease';
 import { TenantRepository } from '../database/tenant-repository';
 import { isDuplicateKeyError } from '../common/errors/duplicate-key';
-import { anyOf } from '../database/query-filters';
 import { DeliveryState, WebhookDelivery } from './webhook-delivery.schema';
 
 /** A delivery without its payload: what lists show. */
@@ -61,7 +61,7 @@ export class WebhookDeliveriesRepository extends TenantRepository<WebhookDeliver
         this.scoped(scope, {
           _id,
           state: 'received',
-          ...anyOf([{ leaseUntil: null }, { leaseUntil: { $lt: now } }]),
+          ...leaseFree(now),
         }),
         { $set: { leaseUntil, lastAttemptAt: now }, $inc: { attempts: 1 } },
         { new: true },

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import type { ShopScope } from '../common/tenancy';
-import { anyOf, valueOrAny } from '../database/query-filters';
+import { valueOrAny } from '../database/query-filters';
+import { leaseFree } from '../database/lease';
 import { TenantRepository } from '../database/tenant-repository';
 import { upsertReturningDocument } from '../database/upsert';
 import { clearMarker } from '../event-port/pending-event-marker';
@@ -66,7 +67,7 @@ export class PayoutRunsRepository extends TenantRepository<PayoutRun> {
         this.scoped(scope, {
           _id: id,
           state: { $in: ['pending', 'running'] },
-          ...anyOf([{ leaseUntil: null }, { leaseUntil: { $lt: now } }]),
+          ...leaseFree(now),
         }),
         { $set: { state: 'running', leaseId, leaseUntil: until, startedAt: now }, $inc: { claims: 1 } },
         { new: true },
@@ -76,11 +77,8 @@ export class PayoutRunsRepository extends TenantRepository<PayoutRun> {
   }
 
   /** Extends the lease; false when it was lost (lapsed and taken over). */
-  async renew(scope: ShopScope, id: Types.ObjectId, leaseId: string, until: Date): Promise<boolean> {
-    const res = await this.model
-      .updateOne(this.scoped(scope, { _id: id, leaseId }), { $set: { leaseUntil: until } })
-      .exec();
-    return res.matchedCount === 1;
+  renew(scope: ShopScope, id: Types.ObjectId, leaseId: string, until: Date): Promise<boolean> {
+    return this.renewLease(scope, id, leaseId, until);
   }
 
   /** Records one vendor's batch or skip, once (a resumed run finds it recorded). */

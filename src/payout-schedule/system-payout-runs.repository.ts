@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
-import { anyOf } from '../database/query-filters';
+import { leaseFree } from '../database/lease';
 import { systemQuery } from '../database/tenant-guard.plugin';
 import { markedBefore } from '../event-port/pending-event-marker';
 import { PayoutRun } from './payout-run.schema';
@@ -20,7 +20,7 @@ export class SystemPayoutRunsRepository {
     return this.model
       .find({
         state: { $in: ['pending', 'running'] },
-        ...anyOf([{ leaseUntil: null }, { leaseUntil: { $lt: now } }]),
+        ...leaseFree(now),
       })
       .sort({ state: 1, leaseUntil: 1 })
       .limit(limit)

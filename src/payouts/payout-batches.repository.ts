@@ -5,9 +5,10 @@ import { ModelOutbox, outboxOnInsert } from '../audit/audit-outbox';
 import type { AuditRecord, AuditStamp } from '../audit/audit-record';
 import { clearMarker } from '../event-port/pending-event-marker';
 import { ShopScope } from '../common/tenancy';
+import { leaseFree } from '../database/lease';
 import { TenantRepository } from '../database/tenant-repository';
 import { upsertReturningDocument } from '../database/upsert';
-import { anyOf, valueOrAny } from '../database/query-filters';
+import { valueOrAny } from '../database/query-filters';
 import {
   BATCH_STATUSES,
   BatchDecision,
@@ -115,7 +116,7 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
         this.scoped(scope, {
           _id: id,
           status: { $nin: SETTLED_BATCH_STATUSES },
-          ...anyOf([{ leaseUntil: null }, { leaseUntil: { $lt: now } }]),
+          ...leaseFree(now),
         }),
         { $set: { status: 'running', leaseId, leaseUntil: until, startedAt: now }, $inc: { runs: 1 } },
         { new: true },
@@ -125,11 +126,8 @@ export class PayoutBatchesRepository extends TenantRepository<PayoutBatch> {
   }
 
   /** Extends the lease; false when it was lost (expired and taken over), so the run must stop. */
-  async renew(scope: ShopScope, id: Types.ObjectId, leaseId: string, until: Date): Promise<boolean> {
-    const res = await this.model
-      .updateOne(this.scoped(scope, { _id: id, leaseId }), { $set: { leaseUntil: until } })
-      .exec();
-    return res.matchedCount === 1;
+  renew(scope: ShopScope, id: Types.ObjectId, leaseId: string, until: Date): Promise<boolean> {
+    return this.renewLease(scope, id, leaseId, until);
   }
 
   /**

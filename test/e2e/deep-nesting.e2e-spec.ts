@@ -13,7 +13,12 @@ const deepBody = (key: string, levels: number) =>
 
 /** Every operation with a request body in the published documents (v1 and V2). */
 function bodyRoutes(): Array<[string, string, string, string]> {
-  const out: Array<[string, string, string, string]> = [];
+  return bodyOperations().map(([doc, method, path, key]) => [doc, method, path, key]);
+}
+
+/** The same operations, with the statuses each documents. */
+function bodyOperations(): Array<[string, string, string, string, string[]]> {
+  const out: Array<[string, string, string, string, string[]]> = [];
   for (const doc of ['v1', 'v2']) {
     const spec = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi', `${doc}.json`), 'utf8'));
     for (const [path, item] of Object.entries<any>(spec.paths)) {
@@ -22,7 +27,7 @@ function bodyRoutes(): Array<[string, string, string, string]> {
         const schema = op.requestBody.content?.['application/json']?.schema ?? {};
         const ref = schema.$ref ? spec.components.schemas[schema.$ref.split('/').pop()] : schema;
         const key = Object.keys(ref?.properties ?? {})[0] ?? 'field';
-        out.push([doc, method.toUpperCase(), path.replace(/\{[^}]+\}/g, ID), key]);
+        out.push([doc, method.toUpperCase(), path.replace(/\{[^}]+\}/g, ID), key, Object.keys(op.responses)]);
       }
     }
   }
@@ -52,6 +57,13 @@ describe('deeply nested input is a 400, never a 500 (e2e)', () => {
         '/authenticate',
       ]),
     );
+  });
+
+  it('each documents the 400 (and the 413) its body parser can answer', () => {
+    const undocumented = bodyOperations()
+      .filter(([, , , , statuses]) => !statuses.includes('400') || !statuses.includes('413'))
+      .map(([doc, method, path]) => `${doc} ${method} ${path}`);
+    expect(undocumented).toEqual([]);
   });
 
   it.each(routes)(
