@@ -30,7 +30,7 @@ export class StatementsV2Controller {
   })
   @ObjectIdParam('id', '6742c1d2e3f4a5b6c7d8e9f0', 'Batch id')
   @ApiJsonOrCsvOk({ json: StatementEnvelopeDto, ...STATEMENT_CSV_DOC.response, pdf: STATEMENT_PDF_DOC })
-  @ApiV2Errors(notFound('Payout batch'))
+  @ApiV2Errors(notFound('Payout batch'), 422)
   async statement(
     @Scope() scope: ShopScope,
     @Param('id') id: string,

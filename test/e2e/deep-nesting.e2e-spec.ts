@@ -66,6 +66,22 @@ describe('deeply nested input is a 400, never a 500 (e2e)', () => {
     expect(undocumented).toEqual([]);
   });
 
+  it('every operation with query parameters documents the 422 its validation answers', () => {
+    const missing: string[] = [];
+    for (const doc of ['v1', 'v2']) {
+      const spec = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi', `${doc}.json`), 'utf8'));
+      for (const [path, item] of Object.entries<any>(spec.paths)) {
+        for (const [method, op] of Object.entries<any>(item)) {
+          // The provider webhooks take no query of ours: `?shop=` only routes the signature check.
+          if (path.startsWith('/webhooks/')) continue;
+          const query = (op.parameters ?? []).filter((p: any) => p.in === 'query');
+          if (query.length > 0 && !op.responses['422']) missing.push(`${doc} ${method} ${path}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it.each(routes)(
     `%s %s %s: a ${LEVELS}-level body → 400 in the route's shape`,
     async (doc, method, path, key) => {
