@@ -153,7 +153,23 @@ function ingestionRows(work, groups, spent) {
   });
 }
 
+/** Issue 31: per-order ingestion time of the shops with rules within 10 % of the shops without. */
+function ingestionVerdicts(work, groups, spent) {
+  if (groups.length < 2) return [];
+  const perOrder = groups.map(([label, inGroup]) => spent.get(label) / work.filter(([n]) => inGroup(n)).length);
+  const [without, withRules] = perOrder;
+  const change = ((withRules - without) / without) * 100;
+  return [
+    {
+      target: 'scale ingestion with rules within 10 % of without (per order)',
+      value: `${change >= 0 ? '+' : ''}${change.toFixed(1)} %`,
+      pass: change <= 10,
+    },
+  ];
+}
+
 module.exports = {
+  ingestionVerdicts,
   MODE,
   PRODUCT_RULES,
   TYPE_RULES,

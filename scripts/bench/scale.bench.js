@@ -16,7 +16,8 @@
 // DB_COMMAND_CAPTURE_DIR (capture stays off while latencies are measured).
 // Then issue 30's vendor-surface targets (vendor-surface.js) on the same data.
 // BENCH_SCALE_RULES=on|both seeds commission rules before ingestion (rules.js); `both` reports the
-// ingestion of the shops with and without rules side by side.
+// ingestion of the shops with and without rules side by side (orders/s each, and the issue 31 verdict:
+// with rules within 10 % of without). BENCH_SCALE_ONLY_INGESTION=1 stops after the ingestion.
 const { mkdtempSync, readdirSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -205,6 +206,12 @@ async function scale(server) {
   const ordersPerSec = work.length / (ingestMs / 1000);
   mark(`ingested in ${(ingestMs / 1000).toFixed(1)} s: ${ordersPerSec.toFixed(0)} orders/s`);
   const ingestRows = rules.ingestionRows(work, groups, spent);
+  if (process.env.BENCH_SCALE_ONLY_INGESTION === '1') {
+    return {
+      rows: [{ endpoint: `ingestion of ${work.length} orders`, seconds: +(ingestMs / 1000).toFixed(1), 'orders/s': +ordersPerSec.toFixed(1) }, ...ingestRows],
+      verdicts: rules.ingestionVerdicts(work, groups, spent),
+    };
+  }
 
   // 2. A by-SKU recalculation of the hot SKU's lines after a settings change, until its job completes.
   const s0 = shops[0];
