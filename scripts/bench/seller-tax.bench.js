@@ -106,20 +106,25 @@ async function sellerTax() {
     const path = `/v1/reports/seller-tax?year=${YEAR}`;
     const rows = [];
     const verdicts = [];
-    for (const [label, headers] of [
+    const formats = [
       ['JSON', {}],
       ['CSV', { accept: 'text/csv' }],
-    ]) {
-      const samples = [];
-      let bad = 0;
-      let last = null;
-      for (let i = 0; i < REQUESTS; i++) {
+    ];
+    // One untimed call first (the store's first read after a bulk insert pays for it), then the two
+    // formats interleaved call by call, so both see the same machine and the same store state.
+    const warm = await timed(path, shop.token, {});
+    const runs = new Map(formats.map(([label]) => [label, { samples: [], bad: 0, last: null }]));
+    for (let i = 0; i < REQUESTS; i++) {
+      for (const [label, headers] of formats) {
         const r = await timed(path, shop.token, headers);
-        samples.push(r.ms);
-        if (r.status !== 200) bad++;
-        last = r.body;
+        const run = runs.get(label);
+        run.samples.push(r.ms);
+        if (r.status !== 200) run.bad++;
+        run.last = r.body;
       }
-      let checked = 'n/a';
+    }
+    for (const [label] of formats) {
+      const { samples, bad, last } = runs.get(label);
       if (label === 'JSON' && bad === 0) {
         const report = JSON.parse(last);
         const wrong = report.vendors.filter((v) => {
@@ -133,10 +138,9 @@ async function sellerTax() {
             v.totals.numberOfOrders !== e.orders.size
           );
         });
-        checked = `${report.vendors.length} vendors, ${wrong.length} wrong`;
         verdicts.push({
           target: 'seller tax report totals equal the seeded rows (integer cents)',
-          value: checked,
+          value: `${report.vendors.length} vendors, ${wrong.length} wrong`,
           pass: wrong.length === 0 && report.vendors.length === oracle.size,
         });
       }
@@ -149,6 +153,7 @@ async function sellerTax() {
         bytes: last ? Buffer.byteLength(last) : 0,
         bad,
         seed_s: seedSeconds,
+        warm_up_ms: Math.round(warm.ms),
       };
       rows.push(row);
       verdicts.push({

@@ -1,7 +1,10 @@
+import { shareFonts } from './font-cache';
+
 /**
  * The fonts every PDF of ours is set in: Roboto, as the pdfmake package ships it
  * (`pdfmake/build/vfs_fonts.js`, base64 in a JS module). Decoded once per process into Buffers;
- * nothing is read from disk paths or downloaded at run time.
+ * nothing is read from disk paths or downloaded at run time. Parsed and shaped once per process for
+ * every document (font-cache.ts).
  */
 export interface FontFiles {
   normal: Buffer;
@@ -25,5 +28,6 @@ export function robotoFonts(): FontFiles {
     italics: file('Roboto-Italic.ttf'),
     bolditalics: file('Roboto-MediumItalic.ttf'),
   };
+  shareFonts(Object.values(decoded));
   return decoded;
 }
