@@ -5,6 +5,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createAdapter, configureApp, createLoggerFromEnv } from './app.factory';
 import { AppModule } from './app.module';
 import { PinoNestLogger } from './common/logging/logger';
+import { warmPdfRenderers } from './common/pdf/warm-up';
 import { appConfig, authConfig } from './config/configuration';
 import { EnvValidationError } from './config/env.validation';
 
@@ -25,6 +26,9 @@ async function bootstrap(): Promise<void> {
   const bound = app.getHttpServer().address(); // the real port when PORT=0 asked for any free one
   const base = `http://${shown}:${typeof bound === 'object' && bound ? bound.port : env.port}`;
   logger.info({ url: base }, `Marketplace Admin API listening on ${base}`);
+  setImmediate(() => {
+    warmPdfRenderers().catch((err: Error) => logger.warn({ err }, 'PDF renderers not warmed up'));
+  });
   const generated = authConfig().generatedSecretFile;
   if (generated)
     logger.warn(
