@@ -179,6 +179,13 @@ describe('payout rails through the payout engine (e2e)', () => {
       if (b.transfer?.state !== 'awaiting_reference') throw new Error(String(b.transfer?.state));
       return b.transfer;
     });
+    // The batch's documents are issued first: their job writes the batch (`documentsDue` cleared), and
+    // the sweeper reads a recent write as a live holder (known: it keys on `updatedAt`; see the note).
+    const db0 = t.app.get<Connection>(getConnectionToken()).db!;
+    await eventually(async () => {
+      const b = await db0.collection('payout_batches').findOne({ _id: new Types.ObjectId(batch._id) });
+      if (b?.documentsDue) throw new Error('documents not issued yet');
+    });
     // Back to the state a kill -9 right after `completed` leaves (manual rail: nothing was sent):
     // the batch completed and still transferDue, no transfer, its write older than a lease.
     const db = t.app.get<Connection>(getConnectionToken()).db!;
