@@ -158,7 +158,7 @@ function row(doc: PdfKitDoc, r: StatementRowDto, y: number): void {
     const v = c.cell(r);
     if (v) {
       if (c.right) rightText(doc, v, x + c.width, y);
-      else doc.text(fit(doc, v, c.width), x, y, { lineBreak: false });
+      else doc.text(clipToWidth(doc, v, c.width), x, y, { lineBreak: false });
     }
     x += c.width + GAP;
   }
@@ -169,7 +169,7 @@ function rightText(doc: PdfKitDoc, text: string, rightEdge: number, y: number): 
 }
 
 /** The text cut to the column (with "…"); one line per row keeps the page count a function of the rows. */
-function fit(doc: PdfKitDoc, text: string, width: number): string {
+function clipToWidth(doc: PdfKitDoc, text: string, width: number): string {
   const flat = text.replace(/\s+/g, ' ');
   if (flat.length * FONT_SIZE * 0.45 < width) return flat; // short enough without measuring
   if (doc.widthOfString(flat) <= width) return flat;
