@@ -54,7 +54,8 @@ async function roundTrips(probe, orderId) {
     ['shop GET /v2/dashboard?range=30d', '/v2/dashboard?range=30d', 'token'],
   ];
   const dir = mkdtempSync(join(tmpdir(), 'vendor-scale-capture-'));
-  const port2 = harness.PORT + 1;
+  // not PORT + 1: the engineers' bench ports are consecutive (3991 + 1 is another's API)
+  const port2 = Number(process.env.BENCH_CAPTURE_PORT || harness.PORT + 100);
   const base2 = `http://127.0.0.1:${port2}`;
   const capturing = await harness.startServer(
     { DB_COMMAND_CAPTURE_DIR: dir, DB_COMMAND_CAPTURE_VALUES: 'true', QUEUE_PROCESSORS: 'false' },
