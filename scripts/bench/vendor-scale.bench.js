@@ -145,6 +145,32 @@ async function seed(base) {
   return { shops, idBase, seeded };
 }
 
+/**
+ * BENCH_REUSE: an earlier run fulfilled the probe vendor's lines in two-line orders (all 1,000 of
+ * them at the default size); cancels those fulfilments through the API (one DELETE per order: it
+ * cancels the order's platform fulfilment, both lines), so this run has them to fulfil again.
+ */
+async function cancelBenchFulfilments(base, probe, db) {
+  const { ObjectId } = require('mongodb');
+  const rows = await db
+    .collection('line_items')
+    .find(
+      {
+        shopId: new ObjectId(String(probe.shopId)),
+        vendorId: new ObjectId(String(probe.vendors[0]._id)),
+        fulfillmentStatus: 'fulfilled',
+        'fulfillment.trackingNumber': /^BENCH/,
+      },
+      { projection: { _id: 1, orderId: 1 } },
+    )
+    .toArray();
+  const firstPerOrder = new Map();
+  for (const r of rows) if (!firstPerOrder.has(r.orderId)) firstPerOrder.set(r.orderId, r._id);
+  progress(`BENCH_REUSE: cancelling ${firstPerOrder.size} orders' fulfilments of the last run`);
+  for (const id of firstPerOrder.values())
+    await scale.call(base, 'DELETE', `/fulfillments/${id}`, undefined, probe.vendorToken);
+}
+
 module.exports = async function vendorScale(server) {
   const base = harness.BASE;
   const t0 = Date.now();
@@ -152,16 +178,14 @@ module.exports = async function vendorScale(server) {
   if (before) progress('BENCH_REUSE: the data an earlier run seeded (shops, orders, batches) is reused');
   const { shops, idBase, seeded } = before ? before.state : await seed(base);
 
-  // BENCH_PROBE_SHOP: another shop's vendor on a re-run (BENCH_REUSE), since each run fulfils the
-  // probe vendor's lines in two-line orders (1,000 of them: all there are at the default size)
-  const probeN = Number(process.env.BENCH_PROBE_SHOP || 1) % shops.length;
-  const probe = shops[probeN];
-  probe.n = probeN;
+  const probe = shops[1 % shops.length];
+  probe.n = 1 % shops.length;
   const orderId = idBase + probe.n * 1_000_000 + 7;
   const client = new MongoClient(process.env.MONGODB_URI);
   await client.connect();
   let v;
   try {
+    if (before) await cancelBenchFulfilments(base, probe, client.db());
     progress('vendor surface: order detail, counts, dashboards, 100-line fulfilments');
     v = await vendorSurface({
       base,
