@@ -37,7 +37,9 @@ function seedOrders(job) {
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`seed-orders exited ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`seed-orders exited ${code}`)),
+    );
     child.stdin.end(JSON.stringify(job));
   });
 }
@@ -52,7 +54,8 @@ async function roundTrips(probe, orderId) {
     ['shop GET /v2/dashboard?range=30d', '/v2/dashboard?range=30d', 'token'],
   ];
   const dir = mkdtempSync(join(tmpdir(), 'vendor-scale-capture-'));
-  const port2 = harness.PORT + 1;
+  // not PORT + 1: the engineers' bench ports are consecutive (3991 + 1 is another's API)
+  const port2 = Number(process.env.BENCH_CAPTURE_PORT || harness.PORT + 100);
   const base2 = `http://127.0.0.1:${port2}`;
   const capturing = await harness.startServer(
     { DB_COMMAND_CAPTURE_DIR: dir, DB_COMMAND_CAPTURE_VALUES: 'true', QUEUE_PROCESSORS: 'false' },
@@ -83,19 +86,35 @@ async function roundTrips(probe, orderId) {
   });
 }
 
-module.exports = async function vendorScale(server) {
-  const base = harness.BASE;
-  const t0 = Date.now();
+/** With BENCH_REUSE=1, what an earlier run of this scenario seeded in this database (else null). */
+async function seededBefore() {
+  if (!process.env.BENCH_REUSE) return null;
+  const client = new MongoClient(process.env.MONGODB_URI);
+  await client.connect();
+  try {
+    return await client
+      .db()
+      .collection('bench_state')
+      .findOne({ _id: 'vendor-scale', shops: SHOPS, orders: ORDERS });
+  } finally {
+    await client.close();
+  }
+}
+
+/** Seeds the scale data (shops, products, orders, payout batches); resolves with {shops, idBase, seeded}. */
+async function seed(base) {
   progress(`setting up ${SHOPS} shops`);
   const shops = [];
   for (let n = 0; n < SHOPS; n++) shops.push(await scale.setUpShop(base, n));
-  for (const [n, shop] of shops.entries()) if (rules.withRules(n)) await rules.seedRules(scale.call, base, shop);
+  for (const [n, shop] of shops.entries())
+    if (rules.withRules(n)) await rules.seedRules(scale.call, base, shop);
   await drained('ingestion', 3600_000); // the products (webhooks) before the orders, as in the scale group
 
   // The scale group's orders, payload for payload (scale.bench.js, step 1).
   const perShop = Math.floor(ORDERS / SHOPS);
   const idBase = Math.floor(Date.now() / 1000) * 1000;
-  const created = (i) => new Date(Date.now() - 90 * 86400_000 + Math.floor((i / perShop) * 89 * 86400_000)).toISOString();
+  const created = (i) =>
+    new Date(Date.now() - 90 * 86400_000 + Math.floor((i / perShop) * 89 * 86400_000)).toISOString();
   const orders = [];
   for (let n = 0; n < SHOPS; n++) {
     for (let i = 0; i < perShop; i++) orders.push([n, scale.scaleOrder(n, i, perShop, idBase, created(i))]);
@@ -112,6 +131,59 @@ module.exports = async function vendorScale(server) {
   for (const shop of shops) await scale.call(base, 'POST', '/v1/payouts/batches', { until }, shop.token);
   await drained('payouts', 3600_000);
   progress('payout batches done');
+  const client = new MongoClient(process.env.MONGODB_URI);
+  await client.connect();
+  try {
+    const state = { shops, idBase, seeded };
+    await client
+      .db()
+      .collection('bench_state')
+      .replaceOne({ _id: 'vendor-scale' }, { shops: SHOPS, orders: ORDERS, state }, { upsert: true });
+  } finally {
+    await client.close();
+  }
+  return { shops, idBase, seeded };
+}
+
+/**
+ * BENCH_REUSE: an earlier run fulfilled the probe vendor's lines in two-line orders (all 1,000 of
+ * them at the default size); cancels those fulfilments through the API (one DELETE per order: it
+ * cancels the order's platform fulfilment, both lines), so this run has them to fulfil again.
+ */
+async function cancelBenchFulfilments(base, probe, db) {
+  const { ObjectId } = require('mongodb');
+  const rows = await db
+    .collection('line_items')
+    .find(
+      {
+        shopId: new ObjectId(String(probe.shopId)),
+        vendorId: new ObjectId(String(probe.vendors[0]._id)),
+        fulfillmentStatus: 'fulfilled',
+        'fulfillment.trackingNumber': /^BENCH/,
+      },
+      { projection: { _id: 1, orderId: 1 } },
+    )
+    .toArray();
+  const firstPerOrder = new Map();
+  for (const r of rows) if (!firstPerOrder.has(r.orderId)) firstPerOrder.set(r.orderId, r._id);
+  progress(`BENCH_REUSE: cancelling ${firstPerOrder.size} orders' fulfilments of the last run`);
+  for (const id of firstPerOrder.values()) {
+    // no body, so no content-type (scale.call sends one, which the body parser refuses empty)
+    const res = await fetch(`${base}/fulfillments/${id}`, {
+      method: 'DELETE',
+      headers: { 'x-access-token': probe.vendorToken },
+    });
+    if (!res.ok)
+      throw new Error(`DELETE /fulfillments/${id} → ${res.status} ${(await res.text()).slice(0, 300)}`);
+  }
+}
+
+module.exports = async function vendorScale(server) {
+  const base = harness.BASE;
+  const t0 = Date.now();
+  const before = await seededBefore();
+  if (before) progress('BENCH_REUSE: the data an earlier run seeded (shops, orders, batches) is reused');
+  const { shops, idBase, seeded } = before ? before.state : await seed(base);
 
   const probe = shops[1 % shops.length];
   probe.n = 1 % shops.length;
@@ -120,6 +192,7 @@ module.exports = async function vendorScale(server) {
   await client.connect();
   let v;
   try {
+    if (before) await cancelBenchFulfilments(base, probe, client.db());
     progress('vendor surface: order detail, counts, dashboards, 100-line fulfilments');
     v = await vendorSurface({
       base,
