@@ -52,7 +52,7 @@ export class FulfillmentReadsService {
   }
 
   async counts(scope: ShopScope, q: FulfillmentFiltersDto): Promise<FulfillmentCountsDto> {
-    const groups = await this.rows.counts(scope, baseFilter(q), KNOWN_SHIPMENT);
+    const groups = await this.rows.counts(scope, baseFilter(q));
     const shipment: ShipmentStatusCountsDto = {
       in_transit: 0,
       out_for_delivery: 0,

@@ -162,7 +162,7 @@ export interface FulfillmentRowFilter {
   vendorId?: Types.ObjectId;
   orderCreatedAt?: { $gte?: Date; $lte?: Date };
   fulfillmentStatus?: 'fulfilled' | 'unfulfilled';
-  shipmentStatus?: string | null;
+  shipmentStatus?: string;
 }
 
 /** The fields a fulfillment row (spec §2.7) is built from. */
