@@ -25,5 +25,36 @@ export function robotoFonts(): FontFiles {
     italics: file('Roboto-Italic.ttf'),
     bolditalics: file('Roboto-MediumItalic.ttf'),
   };
+  parseOncePerProcess(Object.values(decoded));
   return decoded;
+}
+
+type FontkitModule = { create(buffer: Buffer, postscriptName?: string): unknown };
+
+/**
+ * pdfkit (and pdfmake, which draws with it) opens a new fontkit Font from the font's Buffer for
+ * every document, so each document parsed the font's tables (cmap, GSUB/GPOS, glyf) again and
+ * started with cold glyph caches: about a third of a 100-order invoice's render (issue 32,
+ * docs-notes/pdf-speed.md). fontkit's `create` is wrapped so that OUR buffers (and only those)
+ * give the same parsed Font every time. A Font is read-only to its users (pdfkit builds each
+ * document's subset from it) and every call into it is synchronous, so documents drawn
+ * side by side may share it; the bytes of a document are unchanged (checked by the renderers'
+ * determinism tests).
+ */
+function parseOncePerProcess(buffers: Buffer[]): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fontkit = require('@foliojs-fork/fontkit') as FontkitModule;
+  const create = fontkit.create.bind(fontkit);
+  const parsed = new Map<Buffer, Map<string, unknown>>(buffers.map((b) => [b, new Map()]));
+  fontkit.create = (buffer: Buffer, postscriptName?: string): unknown => {
+    const fonts = parsed.get(buffer);
+    if (!fonts) return create(buffer, postscriptName);
+    const key = postscriptName ?? '';
+    let font = fonts.get(key);
+    if (font === undefined) {
+      font = create(buffer, postscriptName);
+      fonts.set(key, font);
+    }
+    return font;
+  };
 }
