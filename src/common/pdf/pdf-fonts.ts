@@ -1,3 +1,5 @@
+import { rememberWordLayouts } from './font-layout-cache';
+
 /**
  * The fonts every PDF of ours is set in: Roboto, as the pdfmake package ships it
  * (`pdfmake/build/vfs_fonts.js`, base64 in a JS module). Decoded once per process into Buffers;
@@ -53,6 +55,7 @@ function parseOncePerProcess(buffers: Buffer[]): void {
     let font = fonts.get(key);
     if (font === undefined) {
       font = create(buffer, postscriptName);
+      rememberWordLayouts(font as Parameters<typeof rememberWordLayouts>[0]);
       fonts.set(key, font);
     }
     return font;
