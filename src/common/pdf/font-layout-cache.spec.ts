@@ -34,6 +34,7 @@ describe('word layouts remembered across documents (issue 32)', () => {
   it('shapes a word once; each caller gets positions of its own (pdfkit scales them in place)', () => {
     const { font, calls } = fakeFont();
     rememberWordLayouts(font);
+    calls.length = 0; // the figure characters' check
     const a = font.layout('ab');
     a.positions.forEach((p) => (p.xAdvance *= 0.5)); // as pdfkit's layoutRun does
     const b = font.layout('ab');
@@ -48,9 +49,75 @@ describe('word layouts remembered across documents (issue 32)', () => {
   it('does not remember a layout with OpenType features asked for', () => {
     const { font, calls } = fakeFont();
     rememberWordLayouts(font);
+    calls.length = 0;
     font.layout('ab', ['smcp']);
     font.layout('ab', ['smcp']);
     expect(calls).toEqual(['ab+f', 'ab+f']);
+  });
+
+  it('puts a figure together from its characters when no pair of them kerns, else shapes it', () => {
+    const { font, calls } = fakeFont();
+    rememberWordLayouts(font);
+    calls.length = 0;
+    expect(font.layout('#1042.50').positions.map((p) => p.xAdvance)).toEqual(
+      [...'#1042.50'].map((c) => c.charCodeAt(0)),
+    );
+    expect(calls).toEqual([]);
+    const kerned = fakeFont();
+    const layout = kerned.font.layout;
+    kerned.font.layout = (text: string, features?: unknown) => {
+      const run = layout(text, features);
+      if (text === '1.') run.positions[0].xAdvance -= 3; // a kerning pair among the figures
+      return run;
+    };
+    rememberWordLayouts(kerned.font);
+    kerned.calls.length = 0;
+    kerned.font.layout('#1042.50');
+    expect(kerned.calls).toEqual(['#1042.50']);
+  });
+
+  it('composes Roboto figures exactly as fontkit shapes them', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const fontkit = require('@foliojs-fork/fontkit') as { create(b: Buffer): { layout(t: string): Run } };
+    for (const file of [robotoFonts().normal, robotoFonts().bold]) {
+      const shared = fontkit.create(file);
+      const fresh = fontkit.create(Buffer.from(file));
+      const chars = '0123456789.,-:/#+% ';
+      let seed = 7;
+      const next = () => (seed = (seed * 48271) % 2147483647);
+      const samples = Array.from({ length: 400 }, () =>
+        Array.from({ length: 1 + (next() % 12) }, () => chars[next() % chars.length]).join(''),
+      );
+      for (const t of [...samples, '2026-11-30', '#1042', '-1,249.50', '12:30', '1//2']) {
+        const [a, b] = [shared.layout(t), fresh.layout(t)];
+        expect({ t, ids: a.glyphs.map((g) => g.id), pos: a.positions.map((p) => ({ ...p })) }).toEqual({
+          t,
+          ids: b.glyphs.map((g) => g.id),
+          pos: b.positions.map((p) => ({ ...p })),
+        });
+      }
+    }
+  });
+
+  it('does not shape a Roboto figure it has not seen (fontkit’s layout engine is not called)', () => {
+    const fonts = robotoFonts();
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const fontkit = require('@foliojs-fork/fontkit') as {
+      create(b: Buffer): { layout(t: string): Run; _layoutEngine: { layout: (...a: unknown[]) => unknown } };
+    };
+    const font = fontkit.create(fonts.normal);
+    const engine = font._layoutEngine;
+    const shape = engine.layout.bind(engine);
+    const shaped: string[] = [];
+    engine.layout = (...a: unknown[]) => (shaped.push(String(a[0])), shape(...a));
+    try {
+      font.layout('#99817.03');
+      font.layout('2031-07-19 ');
+      font.layout('SKU-4471');
+    } finally {
+      engine.layout = shape;
+    }
+    expect(shaped).toEqual(['SKU-4471']);
   });
 
   it('measures text in a second document exactly as a freshly parsed font does', () => {
