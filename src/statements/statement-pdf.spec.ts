@@ -179,4 +179,13 @@ describe('statement PDF (pdfkit, streamed rows)', () => {
     await new Promise((res, rej) => stream.on('end', res).on('error', rej));
     expect(sentBeforeLastRow).toBeGreaterThan(sent / 2);
   });
+
+  it('gives the same bytes when two statements are drawn side by side (one parsed font shared)', async () => {
+    const a = Array.from({ length: 450 }, (_, i) => sale(i + 10, `${(i % 97) + 1}.25`, 1, `Tote ${i}`).row);
+    const b = Array.from({ length: 300 }, (_, i) => sale(i + 900, '3.10', 2, `Mug ${i % 13}`).row);
+    const alone = [await render(a), await render(b)];
+    const together = await Promise.all([render(a), render(b)]);
+    expect(together[0].equals(alone[0])).toBe(true);
+    expect(together[1].equals(alone[1])).toBe(true);
+  });
 });
