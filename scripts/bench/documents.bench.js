@@ -7,6 +7,7 @@
 //   work besides one point read), BENCH_REQUESTS (default 40) sequential renders: target p95 ≤ 300 ms.
 //   In this process, from dist/, as the route calls it: the documents store that feeds the route is
 //   merged separately; once it is, the same figure through HTTP is GET /v1/documents/{id}/pdf.
+// BENCH_DOCUMENTS=statement or =invoice runs only that part (default: both).
 const { MongoClient, ObjectId } = require('mongodb');
 const { BASE, benchShop, rssMb } = require('./harness');
 const { lineItem, seedVendors, insertChunked } = require('./payouts.bench');
@@ -182,7 +183,8 @@ async function invoiceRender(rows, verdicts) {
 module.exports = async function documents(server) {
   const rows = [];
   const verdicts = [];
-  await statementPdf(server, rows, verdicts);
-  await invoiceRender(rows, verdicts);
+  const only = process.env.BENCH_DOCUMENTS || 'both';
+  if (only !== 'invoice') await statementPdf(server, rows, verdicts);
+  if (only !== 'statement') await invoiceRender(rows, verdicts);
   return { rows, verdicts };
 };

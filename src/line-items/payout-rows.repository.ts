@@ -7,6 +7,7 @@ import { ShopScope } from '../common/tenancy';
 import { TenantRepository } from '../database/tenant-repository';
 import { payoutState, sumAmounts } from '../common/money';
 import { bsonFieldReader } from '../database/bson-fields';
+import { countMatching } from '../database/count';
 import { LineItem } from './line-item.schema';
 import {
   BatchPaidLineItem,
@@ -132,6 +133,14 @@ export class PayoutRowsRepository extends TenantRepository<LineItem> {
       .lean<Buffer[]>()
       .exec();
     return docs.map(readMoneyRow);
+  }
+
+  /**
+   * How many rows a batch settled (the filter of batchRows, counted on the same index): the
+   * statement PDF numbers its pages "X of Y" from it before its first row is drawn.
+   */
+  countBatchRows(scope: ShopScope, batchId: string, vendorId: Types.ObjectId): Promise<number> {
+    return countMatching(this.model, this.scoped(scope, { batchId, vendorId }));
   }
 
   /** The same rows as a cursor, for the statement's CSV. */

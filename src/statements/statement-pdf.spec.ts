@@ -4,7 +4,7 @@ import { linesWith, pdfInfo, pdfText, words } from '../../test/support/pdf-text'
 import type { MoneyRowSource } from '../line-items/line-item-views';
 import type { StatementRowDto } from './dto/statement.dto';
 import type { StatementBatch } from './statement.mapper';
-import { statementPdf } from './statement-pdf';
+import { statementPageCount, statementPdf } from './statement-pdf';
 
 const vendorId = new Types.ObjectId();
 const batch = {
@@ -71,10 +71,13 @@ async function* from<T>(items: T[]): AsyncGenerator<T> {
 async function render(rows: MoneyRowSource[], adjustments: StatementRowDto[] = []): Promise<Buffer> {
   const chunks: Buffer[] = [];
   const total = rows.reduce((s, r) => s + r.payout, 0) + adjustments.reduce((s, a) => s + a.amount, 0);
-  const stream = statementPdf({ ...batch, total } as StatementBatch, from(rows), adjustments, {
-    name: 'Harbour Market GmbH',
-    addressLine: '1 Quay Street, 20457 Hamburg, DE',
-  });
+  const stream = statementPdf(
+    { ...batch, total } as StatementBatch,
+    from(rows),
+    adjustments,
+    { name: 'Harbour Market GmbH', addressLine: '1 Quay Street, 20457 Hamburg, DE' },
+    rows.length,
+  );
   for await (const c of stream) chunks.push(c as Buffer);
   return Buffer.concat(chunks);
 }
@@ -144,5 +147,45 @@ describe('statement PDF (pdfkit, streamed rows)', () => {
     expect(a.equals(b)).toBe(true);
     expect(pdfInfo(a).CreationDate).toBe('2026-12-01T08:00:00Z');
     expect(linesWith(pdfText(a), '#1005')[0]).toContain('…');
+  });
+
+  it('numbers its pages from the count before drawing: "page X of Y" matches the pages drawn at every break', async () => {
+    // 29 rows leave room for the totals on page 1, 30 push them over; 38 rows fill page 1 and 45
+    // each next page; 74 rows keep the totals on page 2, 75 push them to page 3
+    for (const n of [1, 29, 30, 38, 39, 74, 75, 83, 84]) {
+      const pdf = await render(Array.from({ length: n }, (_, i) => sale(i + 10, '1.00', 1).row));
+      const pages = Number(pdfInfo(pdf).Pages);
+      expect({ n, pages }).toEqual({ n, pages: statementPageCount(n) });
+      const footers = pdfText(pdf).match(/page \d+ of \d+/g) ?? [];
+      expect(footers).toEqual(Array.from({ length: pages }, (_, i) => `page ${i + 1} of ${pages}`));
+    }
+  });
+
+  it('writes pages out as it goes: most of the bytes leave before the last row is read', async () => {
+    const rows = Array.from({ length: 400 }, (_, i) => sale(i + 10, '2.50', 1).row);
+    let sent = 0;
+    let sentBeforeLastRow = -1;
+    async function* slow(): AsyncGenerator<MoneyRowSource> {
+      for (const [i, r] of rows.entries()) {
+        if (i === rows.length - 1) {
+          await new Promise((res) => setImmediate(res));
+          sentBeforeLastRow = sent;
+        }
+        yield r;
+      }
+    }
+    const stream = statementPdf(batch, slow(), [], { name: null, addressLine: null }, rows.length);
+    stream.on('data', (c: Buffer) => (sent += c.length));
+    await new Promise((res, rej) => stream.on('end', res).on('error', rej));
+    expect(sentBeforeLastRow).toBeGreaterThan(sent / 2);
+  });
+
+  it('gives the same bytes when two statements are drawn side by side (one parsed font shared)', async () => {
+    const a = Array.from({ length: 450 }, (_, i) => sale(i + 10, `${(i % 97) + 1}.25`, 1, `Tote ${i}`).row);
+    const b = Array.from({ length: 300 }, (_, i) => sale(i + 900, '3.10', 2, `Mug ${i % 13}`).row);
+    const alone = [await render(a), await render(b)];
+    const together = await Promise.all([render(a), render(b)]);
+    expect(together[0].equals(alone[0])).toBe(true);
+    expect(together[1].equals(alone[1])).toBe(true);
   });
 });

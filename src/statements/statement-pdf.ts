@@ -41,22 +41,69 @@ export function money(v: number | null | undefined): string {
 /**
  * The statement as a PDF, drawn with pdfkit as its rows stream from the database cursor (none is
  * kept: the totals are added up on the way with the JSON statement's own StatementTally, so both
- * print the same figures). Each row is one line (a long description is cut to its column); every
- * page repeats the column heads and ends with "page X of Y". Deterministic for the same batch and
- * rows: the metadata dates are the batch's completion (else its cut-off).
+ * print the same figures). Each row is one line (a long description is cut to its column), so the
+ * page count is a function of the number of lines: `rowCount` (the batch's rows, counted before the
+ * cursor opens) gives "page X of Y" up front, each page's footer is drawn as the page is left and
+ * the page is written out then (no page is held until the end: issue 32). Deterministic for the
+ * same batch and rows: the metadata dates are the batch's completion (else its cut-off).
  */
 export function statementPdf(
   batch: StatementBatch,
   rows: AsyncIterable<MoneyRowSource>,
   adjustments: StatementRowDto[],
   issuer: StatementIssuer,
+  rowCount: number,
 ): Readable {
   const doc = pdfKitDocument(
     batch.completedAt ?? batch.cutoff,
     `Payout statement ${batch.periodEnd} ${String(batch._id)}`,
   );
-  void draw(doc, batch, rows, adjustments, issuer).catch((err: Error) => doc.destroy(err));
+  const pages = statementPageCount(rowCount + adjustments.length);
+  void draw(doc, batch, rows, adjustments, issuer, pages).catch((err: Error) => doc.destroy(err));
   return doc as unknown as Readable;
+}
+
+const HEADER_H = 24 + 4 * 12 + 6;
+const HEADS_H = ROW_H + 1;
+const TOTAL_LINES = 7;
+
+/**
+ * Where the next line goes, page by page. The same arithmetic draws the statement and counts its
+ * pages before anything is drawn (statementPageCount), so the two cannot disagree.
+ */
+class Pager {
+  page = 1;
+  y = TOP + HEADER_H + HEADS_H;
+
+  /** Room for one more row? If not, the next page starts (under its column heads). */
+  row(): { newPage: boolean; y: number } {
+    const newPage = this.y + ROW_H > BOTTOM;
+    if (newPage) {
+      this.page++;
+      this.y = TOP + HEADS_H;
+    }
+    const y = this.y;
+    this.y += ROW_H;
+    return { newPage, y };
+  }
+
+  /** The totals block stays on one page: a new one (without heads) if it does not fit. */
+  totals(): { newPage: boolean; y: number } {
+    const newPage = this.y + ROW_H * (TOTAL_LINES + 2) > BOTTOM;
+    if (newPage) {
+      this.page++;
+      this.y = TOP;
+    }
+    return { newPage, y: this.y + ROW_H };
+  }
+}
+
+/** The pages of a statement of `lines` rows and adjustments. */
+export function statementPageCount(lines: number): number {
+  const pager = new Pager();
+  for (let i = 0; i < lines; i++) pager.row();
+  pager.totals();
+  return pager.page;
 }
 
 async function draw(
@@ -65,18 +112,25 @@ async function draw(
   rows: AsyncIterable<MoneyRowSource>,
   adjustments: StatementRowDto[],
   issuer: StatementIssuer,
+  pages: number,
 ): Promise<void> {
-  let y = header(doc, batch, issuer);
-  y = heads(doc, y);
+  header(doc, batch, issuer);
+  heads(doc, TOP + HEADER_H);
+  const pager = new Pager();
+  const footerLeft = `${issuer.name ?? 'Payout statement'} · ${batch.vendorName} · batch ${String(batch._id)}`;
+  const nextPage = () => {
+    footer(doc, footerLeft, pager.page - 1, Math.max(pages, pager.page - 1));
+    doc.addPage();
+  };
   const tally = new StatementTally();
   let from: string | null = null;
   const line = (r: StatementRowDto) => {
-    if (y + ROW_H > BOTTOM) {
-      doc.addPage();
-      y = heads(doc, TOP);
+    const at = pager.row();
+    if (at.newPage) {
+      nextPage();
+      heads(doc, TOP);
     }
-    row(doc, r, y);
-    y += ROW_H;
+    row(doc, r, at.y);
   };
   let n = 0;
   for await (const source of rows) {
@@ -101,11 +155,9 @@ async function draw(
     ['Paid by this batch', money(tail.paid)],
     ['Closing balance', money(tail.closingBalance)],
   ];
-  if (y + ROW_H * (totals.length + 2) > BOTTOM) {
-    doc.addPage();
-    y = TOP;
-  }
-  y += ROW_H;
+  const at = pager.totals();
+  if (at.newPage) nextPage();
+  let y = at.y;
   const labelX = LEFT + 440;
   for (const [label, value] of totals) {
     doc.font(PDF_BOLD).text(label, labelX, y, { lineBreak: false });
@@ -114,11 +166,12 @@ async function draw(
   }
   doc.font(PDF_FONT).fontSize(FONT_SIZE);
   doc.text(`First row dated ${from ? from.slice(0, 10) : '—'}.`, LEFT, y + 4, { lineBreak: false });
-  footers(doc, batch, issuer);
+  footer(doc, footerLeft, pager.page, Math.max(pages, pager.page));
   doc.end();
 }
 
-function header(doc: PdfKitDoc, batch: StatementBatch, issuer: StatementIssuer): number {
+/** The statement's head: HEADER_H high. */
+function header(doc: PdfKitDoc, batch: StatementBatch, issuer: StatementIssuer): void {
   doc.font(PDF_BOLD).fontSize(16).text('Payout statement', LEFT, TOP, { lineBreak: false });
   doc.font(PDF_FONT).fontSize(9);
   const lines = [
@@ -132,7 +185,6 @@ function header(doc: PdfKitDoc, batch: StatementBatch, issuer: StatementIssuer):
     doc.text(l, LEFT, y, { lineBreak: false });
     y += 12;
   }
-  return y + 6;
 }
 
 function heads(doc: PdfKitDoc, y: number): number {
@@ -183,13 +235,10 @@ function clipToWidth(doc: PdfKitDoc, text: string, width: number): string {
   return `${flat.slice(0, lo)}…`;
 }
 
-function footers(doc: PdfKitDoc, batch: StatementBatch, issuer: StatementIssuer): void {
-  const range = doc.bufferedPageRange();
+/** The footer of the page being drawn: who and which batch, "page X of Y". */
+function footer(doc: PdfKitDoc, left: string, page: number, pages: number): void {
   doc.font(PDF_FONT).fontSize(7);
-  const left = `${issuer.name ?? 'Payout statement'} · ${batch.vendorName} · batch ${String(batch._id)}`;
-  for (let i = range.start; i < range.start + range.count; i++) {
-    doc.switchToPage(i);
-    doc.text(left, LEFT, 595 - 44, { lineBreak: false });
-    rightText(doc, `page ${i + 1} of ${range.count}`, LEFT + 770, 595 - 44);
-  }
+  doc.text(left, LEFT, 595 - 44, { lineBreak: false });
+  rightText(doc, `page ${page} of ${pages}`, LEFT + 770, 595 - 44);
+  doc.font(PDF_FONT).fontSize(FONT_SIZE);
 }

@@ -91,13 +91,17 @@ export class StatementsService {
 
   /**
    * The statement as a PDF (issue 32): the same rows and totals as the JSON and CSV, drawn as they
-   * stream from the cursor (statement-pdf.ts). Audited like the CSV when it starts.
+   * stream from the cursor and written out page by page (statement-pdf.ts); the rows are counted
+   * first (with the adjustments and the legal details, side by side) for "page X of Y". A batch's
+   * rows are frozen once it completes; a statement of a batch still being written numbers its pages
+   * from the count at its start. Audited like the CSV when it starts.
    */
   async statementPdf(scope: ShopScope, batchId: string): Promise<{ stream: Readable; filename: string }> {
     const batch = await this.batch(scope, batchId);
-    const [adjustments, legal] = await Promise.all([
+    const [adjustments, legal, rowCount] = await Promise.all([
       this.adjustments.settledByBatch(scope, String(batch._id), batch.vendorId),
       this.legal.get(shopScope(scope.shopId)),
+      this.lineItems.countBatchRows(scope, String(batch._id), batch.vendorId),
     ]);
     await this.audit.recordNow(
       scope,
@@ -107,12 +111,14 @@ export class StatementsService {
     );
     const rows = this.lineItems.streamBatchRows(scope, String(batch._id), batch.vendorId);
     const a = legal.address;
-    const stream = statementPdf(batch, rows, sortAdjustments(adjustments).map(adjustmentStatementRow), {
+    const issuer = {
       name: legal.legalName,
       addressLine: a
         ? [a.line1, a.line2, `${a.postalCode} ${a.city}`, a.country].filter(Boolean).join(', ')
         : null,
-    });
+    };
+    const adjustmentRows = sortAdjustments(adjustments).map(adjustmentStatementRow);
+    const stream = statementPdf(batch, rows, adjustmentRows, issuer, rowCount);
     stream.once('close', () => void rows.close().catch(() => undefined));
     return { stream, filename: `statement-${batch.periodEnd}-${String(batch._id)}.pdf` };
   }

@@ -3,7 +3,10 @@ import { renderPdfmake } from './pdfmake';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const fontkit = require('@foliojs-fork/fontkit') as {
-  create(b: Buffer, family?: string | null): {
+  create(
+    b: Buffer,
+    family?: string | null,
+  ): {
     layout(t: string): { positions: Array<{ xAdvance: number }>; advanceWidth: number };
   };
 };

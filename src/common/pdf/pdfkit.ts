@@ -11,8 +11,9 @@ export type PdfKitDoc = PDFKit.PDFDocument;
 export const PDF_BOLD = `${PDF_FONT}-Medium`;
 
 /**
- * A landscape A4 document whose pages stay open until the end (bufferPages: each page is a small
- * content stream) so the footer can say "page X of Y". Deterministic: the metadata dates are `at`.
+ * A landscape A4 document written out page by page: a page's content goes to the stream when the
+ * next page is added (no bufferPages, which held every page until the end), so its footer is drawn
+ * before leaving it. Deterministic: the metadata dates are `at`.
  */
 export function pdfKitDocument(at: Date, title: string): PdfKitDoc {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -21,7 +22,7 @@ export function pdfKitDocument(at: Date, title: string): PdfKitDoc {
     size: 'A4',
     layout: 'landscape',
     margin: 36,
-    bufferPages: true,
+    bufferPages: false,
     autoFirstPage: true,
     info: {
       Title: title,
