@@ -85,9 +85,19 @@ export class VendorBalance {
    */
   @Prop({ type: [Object], default: undefined }) tallyPending?: TallyPendingRow[];
 
+  /**
+   * The vendor's seller tax summaries to refresh (reports/seller-tax-summaries.service.ts): per
+   * quarter key (`2026Q4`), bumped by every tally step that counted a row dated in that quarter, in
+   * the step's own write; a refresh that recomputed a quarter from the rows removes its entry only
+   * if no step bumped it meanwhile. `taxDirty` says some entry is left (the refresh's index).
+   */
+  @Prop({ type: Object, default: undefined }) taxDirt?: Record<string, number>;
+  @Prop({ type: Boolean, default: undefined }) taxDirty?: boolean;
+
   createdAt!: Date;
   updatedAt!: Date;
 }
 
 export const VendorBalanceSchema = SchemaFactory.createForClass(VendorBalance);
 VendorBalanceSchema.index({ shopId: 1, vendorId: 1 }, { unique: true });
+VendorBalanceSchema.index({ shopId: 1, taxDirty: 1, vendorId: 1 });

@@ -6,6 +6,7 @@ import { ShopScope } from '../common/tenancy';
 import { TenantRepository } from '../database/tenant-repository';
 import { isDuplicateKeyError } from '../common/errors/duplicate-key';
 import { anyOf } from '../database/query-filters';
+import { chunkedBulkWrite } from '../database/bulk-write';
 import { LastBatch, TallyPendingRow, VendorBalance } from './vendor-balance.schema';
 
 /**
@@ -205,15 +206,59 @@ export class VendorBalancesRepository extends TenantRepository<VendorBalance> {
     scope: ShopScope,
     vendorId: Types.ObjectId,
     token: string,
-    step: { dueCents: number; pendingCents: number; rows: TallyPendingRow[] },
+    step: { dueCents: number; pendingCents: number; rows: TallyPendingRow[]; quarters?: string[] },
   ): Promise<boolean> {
+    const quarters = step.quarters ?? [];
     const res = await this.model
       .updateOne(this.scoped(scope, { vendorId, tallyLease: token, tallyPending: null }), {
-        $inc: { dueCents: step.dueCents, pendingCents: step.pendingCents },
-        $set: { tallyPending: step.rows },
+        $inc: {
+          dueCents: step.dueCents,
+          pendingCents: step.pendingCents,
+          ...Object.fromEntries(quarters.map((q) => [`taxDirt.${q}`, 1])),
+        },
+        $set: { tallyPending: step.rows, ...(quarters.length > 0 ? { taxDirty: true } : {}) },
       })
       .exec();
     return res.matchedCount === 1;
+  }
+
+  /** The shop's vendors with seller tax summaries to refresh, and each one's marks (quarter → count). */
+  async taxDirt(
+    scope: ShopScope,
+  ): Promise<Array<{ vendorId: Types.ObjectId; taxDirt: Record<string, number> }>> {
+    const docs = await this.model
+      .find(this.scoped(scope, { taxDirty: true }), { vendorId: 1, taxDirt: 1 })
+      .sort({ vendorId: 1 })
+      .lean<Array<{ vendorId: Types.ObjectId; taxDirt?: Record<string, number> }>>()
+      .exec();
+    return docs.map((d) => ({ vendorId: d.vendorId, taxDirt: d.taxDirt ?? {} }));
+  }
+
+  /**
+   * Removes the marks a refresh recomputed — each only if it still has the count read before the
+   * recompute (a step that counted a row since keeps it marked) — then, in a second statement, the
+   * `taxDirty` flag of the vendors left with no mark.
+   */
+  async clearTaxDirt(
+    scope: ShopScope,
+    done: Array<{ vendorId: Types.ObjectId; quarter: string; count: number }>,
+  ): Promise<void> {
+    if (done.length === 0) return;
+    await chunkedBulkWrite(
+      this.model,
+      done.map((d) => ({
+        updateOne: {
+          filter: this.scoped(scope, { vendorId: d.vendorId, [`taxDirt.${d.quarter}`]: d.count }),
+          update: { $unset: { [`taxDirt.${d.quarter}`]: '' } },
+        },
+      })) as Parameters<Model<VendorBalance>['bulkWrite']>[0],
+    );
+    const vendors = [...new Map(done.map((d) => [String(d.vendorId), d.vendorId])).values()];
+    await this.model
+      .updateMany(this.scoped(scope, { taxDirty: true, vendorId: { $in: vendors }, taxDirt: {} }), {
+        $set: { taxDirty: false },
+      })
+      .exec();
   }
 
   /**

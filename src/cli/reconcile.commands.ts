@@ -1,5 +1,6 @@
 import { shopScope } from '../common/tenancy';
 import { PayoutReconcileService } from '../payouts/payout-reconcile.service';
+import { SellerTaxReconcile } from '../reports/seller-tax-reconcile.service';
 import { ShopsService } from '../shops/shops.service';
 import { CliCommand, requireString } from './cli-command';
 
@@ -8,13 +9,17 @@ export const reconcileCommands: CliCommand[] = [
     name: 'payouts:reconcile',
     description:
       'Prove every vendor balance and settled batch against the rows: prints {shopDomain, ok, vendors: ' +
-      '[{saleRows, refundRows, adjustments, paidByBatches, paidOnRows, balance, due, pending, ok, differences}]}; ' +
+      '[{saleRows, refundRows, adjustments, paidByBatches, paidOnRows, balance, due, pending, ok, differences}], ' +
+      "sellerTax: {ok, years, compared, differences}} (the seller tax report's stored quarters against the rows); " +
       'exits 1 on any difference.',
     options: [{ flags: '--domain <domain>', description: "the shop's domain", required: true }],
     run: async (app, args) => {
       const shop = await app.get(ShopsService).getByDomain(requireString(args, 'domain'));
-      const report = await app.get(PayoutReconcileService).reconcile(shopScope(String(shop._id)));
-      return { shopDomain: shop.domain, ...report };
+      const scope = shopScope(String(shop._id));
+      const report = await app.get(PayoutReconcileService).reconcile(scope);
+      // after the balances (which let the tally count every change): the seller tax report's quarters
+      const sellerTax = await app.get(SellerTaxReconcile).reconcile(scope);
+      return { shopDomain: shop.domain, ...report, ok: report.ok && sellerTax.ok, sellerTax };
     },
   },
 ];

@@ -29,7 +29,15 @@ export class LineItemTallyRepository extends TenantRepository<LineItem> {
    * Served by (shop, vendor, tallyDirt, _id) and (shop, tally.v, tallyDirt, _id): changed rows are few.
    */
   async changedForTally(scope: ShopScope, vendorId: Types.ObjectId, limit: number): Promise<TallySource[]> {
-    const projection = { vendorId: 1, frozen: 1, inPayouts: 1, balance: 1, tally: 1, tallyDirt: 1 };
+    const projection = {
+      vendorId: 1,
+      frozen: 1,
+      inPayouts: 1,
+      balance: 1,
+      tally: 1,
+      tallyDirt: 1,
+      orderCreatedAt: 1,
+    };
     // Three seeks in parallel, each in (mark, _id) order: a total order, so the development store
     // does not try every candidate index over the collection for the order mongod would give
     // (database/store-ranges.ts). The vendor's marked rows (`MARKED`), its rows with no mark at all

@@ -72,14 +72,20 @@ export class SellerTaxRowsRepository extends TenantRepository<LineItem> {
 
   /**
    * Per vendor, the payable sale and refund rows dated in [from, to): two aggregations side by
-   * side. `type` null: a sale row stored before refund rows existed has none.
+   * side. `type` null: a sale row stored before refund rows existed has none. With `vendorIds`, only
+   * those vendors' rows (the quarters a refresh recomputes), served by
+   * `{shopId, inPayouts, vendorId, type, orderCreatedAt, _id}`.
    */
   async sumsIn(
     scope: ShopScope,
     from: Date,
     to: Date,
+    vendorIds?: Types.ObjectId[],
   ): Promise<{ sales: SellerTaxSaleGroup[]; refunds: SellerTaxRefundGroup[] }> {
-    const dated = { orderCreatedAt: { $gte: from, $lt: to } };
+    const dated = {
+      ...(vendorIds ? { vendorId: { $in: vendorIds } } : {}),
+      orderCreatedAt: { $gte: from, $lt: to },
+    };
     const [sales, refunds] = await Promise.all([
       this.model
         .aggregate<SellerTaxSaleGroup & { _id: Types.ObjectId }>([
@@ -98,5 +104,17 @@ export class SellerTaxRowsRepository extends TenantRepository<LineItem> {
       sales: sales.map(({ _id, ...g }) => ({ ...g, vendorId: _id })),
       refunds: refunds.map(({ _id, ...g }) => ({ ...g, vendorId: _id })),
     };
+  }
+
+  /** The earliest and latest date of the shop's payable rows (the reconcile's years), or null. */
+  async dateSpan(scope: ShopScope): Promise<{ first: Date; last: Date } | null> {
+    const edge = (dir: 1 | -1) =>
+      this.model
+        .findOne(this.scoped(scope, { inPayouts: true }), { _id: 0, orderCreatedAt: 1 })
+        .sort({ orderCreatedAt: dir, _id: dir })
+        .lean<{ orderCreatedAt: Date }>()
+        .exec();
+    const [first, last] = await Promise.all([edge(1), edge(-1)]);
+    return first && last ? { first: first.orderCreatedAt, last: last.orderCreatedAt } : null;
   }
 }

@@ -130,7 +130,17 @@ export class VendorTally implements OnApplicationShutdown {
    * read after a write in this process sees it counted.
    */
   async idle(scope: ShopScope, vendorId: unknown, timeoutMs = 2_000): Promise<void> {
-    const key = slotKey(scope, vendorId);
+    await this.idleKey(slotKey(scope, vendorId), timeoutMs);
+  }
+
+  /** `idle` for every vendor of the shop this process has a run of, going, queued or due (reports). */
+  async idleShop(scope: ShopScope, timeoutMs = 2_000): Promise<void> {
+    const prefix = `${scope.shopId}:`;
+    const keys = new Set([...this.soon.keys(), ...this.slots.keys()].filter((k) => k.startsWith(prefix)));
+    await Promise.all([...keys].map((k) => this.idleKey(k, timeoutMs)));
+  }
+
+  private async idleKey(key: string, timeoutMs: number): Promise<void> {
     const soon = this.soon.get(key);
     soon?.fire(); // a run due to start begins now (it never throws)
     await soon?.done;

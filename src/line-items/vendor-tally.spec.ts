@@ -32,6 +32,12 @@ describe('tallyOf: what a row contributes to its vendor', () => {
     expect(touchesTally({ vendorId: V, vendorName: 'x' })).toBe(true);
     expect(touchesTally({ fulfillmentStatus: 'fulfilled', fulfillment: {} })).toBe(false);
   });
+
+  it('a write of a figure the seller tax report sums marks the row even when its balance stays', () => {
+    for (const f of ['tcs', 'taxOnCommissions', 'totalGlobalDeductions', 'deduction', 'salesAfterDiscount'])
+      expect(touchesTally({ [f]: 1 })).toBe(true);
+    expect(touchesTally({ type: 'refund' })).toBe(true);
+  });
 });
 
 describe('tallyStep: the difference each changed row makes, counted once', () => {
@@ -86,5 +92,20 @@ describe('tallyStep: the difference each changed row makes, counted once', () =>
     const step = tallyStep(String(V), [legacy]);
     expect(step.dueCents).toBe(1000);
     expect(step.rows[0].dirt).toBeNull();
+  });
+
+  it("names the quarters of the rows it counted (the vendor's tax summaries to refresh), not of rows left to another vendor", () => {
+    const q4 = row({ balance: 1, orderCreatedAt: new Date('2025-12-31T23:59:59.999Z') });
+    const q1 = row({ balance: 1, orderCreatedAt: new Date('2026-01-01T00:00:00.000Z') });
+    const movedAway = row({
+      vendorId: W,
+      tally: { v: V, k: 'due', c: 100 },
+      orderCreatedAt: new Date('2025-05-01'),
+    });
+    const elsewhere = row({ tally: { v: W, k: 'due', c: 100 }, orderCreatedAt: new Date('2024-02-01') });
+    const frozenPaid = row({ frozen: true, orderCreatedAt: new Date('2025-12-01T00:00:00.000Z') });
+    const step = tallyStep(String(V), [q4, q1, movedAway, elsewhere, frozenPaid]);
+    expect(step.quarters).toEqual(['2025Q2', '2025Q4', '2026Q1']);
+    expect(tallyStep(String(V), []).quarters).toEqual([]);
   });
 });

@@ -1,9 +1,30 @@
 import { Types } from 'mongoose';
 import type { RowTally, TallyPendingRow } from '../balances/vendor-balance.schema';
+import { quarterKey } from '../common/dates/quarter';
 import { toCents } from '../common/money';
 
-/** The fields of a line item its contribution to the vendor's sums depends on. */
-export const TALLY_FIELDS = ['vendorId', 'frozen', 'inPayouts', 'balance', 'payout', 'paid'] as const;
+/**
+ * The fields of a line item its contribution to the vendor's sums depends on, and those the seller
+ * tax report sums per vendor and quarter (its summaries are refreshed for the quarters a tally step
+ * saw a row of: reports/seller-tax-summaries.service.ts).
+ */
+export const TALLY_FIELDS = [
+  'vendorId',
+  'frozen',
+  'inPayouts',
+  'balance',
+  'payout',
+  'paid',
+  'type',
+  'orderId',
+  'orderCreatedAt',
+  'salesAfterDiscount',
+  'commission',
+  'taxOnCommissions',
+  'tcs',
+  'totalGlobalDeductions',
+  'deduction',
+] as const;
 
 /** Whether a `$set` may change what the row contributes (its write then marks the row for the tally). */
 export function touchesTally(set: Record<string, unknown>): boolean {
@@ -18,6 +39,8 @@ export interface TallySource {
   balance?: number;
   tally?: RowTally | null;
   tallyDirt?: number | null;
+  /** The row's date (the order's creation, or the refund's): its quarter in the tax report. */
+  orderCreatedAt?: Date | null;
 }
 
 export const NO_TALLY: RowTally = { v: null, k: null, c: 0 };
@@ -61,6 +84,11 @@ export interface TallyStep {
   rows: TallyPendingRow[];
   /** Other vendors a row was counted at, or now belongs to: their tally must run too. */
   others: string[];
+  /**
+   * The quarters (`quarterKey`) of the rows this step counted: the vendor's seller tax summaries of
+   * those quarters are marked for a refresh in the step's own write (VendorBalancesRepository.countTally).
+   */
+  quarters: string[];
 }
 
 /**
@@ -72,8 +100,9 @@ export interface TallyStep {
  * lands (the run's pending list guarantees it does).
  */
 export function tallyStep(vendorId: string, rows: TallySource[]): TallyStep {
-  const step: TallyStep = { dueCents: 0, pendingCents: 0, rows: [], others: [] };
+  const step: TallyStep = { dueCents: 0, pendingCents: 0, rows: [], others: [], quarters: [] };
   const others = new Set<string>();
+  const quarters = new Set<string>();
   const add = (t: RowTally | null, sign: 1 | -1) => {
     if (!t?.k) return;
     if (t.k === 'due') step.dueCents += sign * t.c;
@@ -93,7 +122,9 @@ export function tallyStep(vendorId: string, rows: TallySource[]): TallyStep {
     add(counts(next, vendorId), 1);
     // A row that now belongs to another vendor stays marked for that vendor's step.
     step.rows.push({ _id: r._id, tally: next, dirt: r.tallyDirt ?? null, keep: Boolean(now.v && !mine) });
+    if (r.orderCreatedAt) quarters.add(quarterKey(new Date(r.orderCreatedAt)));
   }
   step.others = [...others];
+  step.quarters = [...quarters].sort();
   return step;
 }

@@ -1,13 +1,18 @@
 import { Types } from 'mongoose';
 import { Readable } from 'node:stream';
 import { asReal, OTHER_SHOP, SHOP } from '../../test/fakes/fake';
+import { FakeSellerTaxQuarters, FakeTaxMarks, idleTally } from '../../test/fakes/seller-tax-quarters.fake';
 import { FakeSellerTaxRows, type TaxRow } from '../../test/fakes/seller-tax-rows.fake';
 import { FakeVendorsRepository, vendor } from '../../test/fakes/vendors.fake';
 import { cents, fmt } from '../../test/support/cents';
 import { csvObjects } from '../../test/support/csv';
 import type { AuditTrail } from '../audit/audit-trail.service';
 import type { ShopScope } from '../common/tenancy';
+import type { VendorBalancesRepository } from '../balances/vendor-balances.repository';
 import type { SellerTaxRowsRepository } from '../line-items/seller-tax-rows.repository';
+import type { VendorTally } from '../line-items/vendor-tally.service';
+import type { SellerTaxQuartersRepository } from './seller-tax-quarters.repository';
+import { SellerTaxSummaries } from './seller-tax-summaries.service';
 import type { VendorsRepository } from '../vendors/vendors.repository';
 import { SellerTaxService } from './seller-tax.service';
 import { noProfile, SellerIdentities, type SellerIdentityStatus } from './seller-identities';
@@ -37,8 +42,16 @@ function setup() {
   const vendors = new FakeVendorsRepository();
   const identities = new FakeIdentities();
   const audit = new FakeExportAudit();
-  const service = new SellerTaxService(
+  const quarters = new FakeSellerTaxQuarters();
+  const marks = new FakeTaxMarks(() => rows.rows);
+  const summaries = new SellerTaxSummaries(
     asReal<SellerTaxRowsRepository>(rows),
+    asReal<VendorBalancesRepository>(marks),
+    asReal<SellerTaxQuartersRepository>(quarters),
+    asReal<VendorTally>(idleTally),
+  );
+  const service = new SellerTaxService(
+    summaries,
     asReal<VendorsRepository>(vendors),
     identities,
     asReal<AuditTrail>(audit),
@@ -61,7 +74,7 @@ function setup() {
       ...ZERO,
       ...more,
     });
-  return { rows, vendors, identities, audit, service, row };
+  return { rows, vendors, identities, audit, service, row, quarters, marks };
 }
 
 const text = async (s: Readable) => {

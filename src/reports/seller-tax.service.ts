@@ -3,24 +3,24 @@ import { Readable } from 'node:stream';
 import { AuditTrail } from '../audit/audit-trail.service';
 import { csvStream } from '../common/csv';
 import type { ShopScope } from '../common/tenancy';
-import { SellerTaxRowsRepository } from '../line-items/seller-tax-rows.repository';
 import { VendorsRepository } from '../vendors/vendors.repository';
 import type { SellerTaxReportDto, SellerTaxVendorDto } from './dto/seller-tax-report.dto';
-import { NO_CENTS, type QuarterCents, quarterCents, quarterRanges } from './seller-tax-figures';
 import { noProfile, SellerIdentities } from './seller-identities';
+import { SellerTaxSummaries } from './seller-tax-summaries.service';
 import { SELLER_TAX_CSV_COLUMNS, sellerTaxCsvLines } from './seller-tax.columns';
 import { toSellerTaxVendor } from './seller-tax.mapper';
 
 /**
  * The seller tax report (DESIGN §14, DAC7): per vendor and calendar quarter, what the operator paid
- * or credited it, for how many orders, and what it withheld, with the vendor's identity. Reads: one
- * pair of aggregations per quarter (sale rows, refund rows; eight, side by side, each one index
- * range returning per-vendor sums), the vendors' names, and the identities (one call).
+ * or credited it, for how many orders, and what it withheld, with the vendor's identity. Reads: the
+ * year's per-(vendor, quarter) figures kept in `seller_tax_quarters` (refreshed from the rows first
+ * where the tally marked them: seller-tax-summaries.service.ts), the vendors' names, and the
+ * identities (one call).
  */
 @Injectable()
 export class SellerTaxService {
   constructor(
-    private readonly rows: SellerTaxRowsRepository,
+    private readonly summaries: SellerTaxSummaries,
     private readonly vendors: VendorsRepository,
     private readonly identities: SellerIdentities,
     private readonly audit: AuditTrail,
@@ -57,19 +57,8 @@ export class SellerTaxService {
   }
 
   private async build(scope: ShopScope, year: number): Promise<SellerTaxReportDto> {
-    const ranges = quarterRanges(year);
-    const sums = await Promise.all(ranges.map((r) => this.rows.sumsIn(scope, r.from, r.to)));
     // vendorId → its four quarters in cents
-    const byVendor = new Map<string, QuarterCents[]>();
-    sums.forEach(({ sales, refunds }, i) => {
-      const refundOf = new Map(refunds.map((g) => [String(g.vendorId), g]));
-      const saleOf = new Map(sales.map((g) => [String(g.vendorId), g]));
-      for (const id of new Set([...saleOf.keys(), ...refundOf.keys()])) {
-        const quarters = byVendor.get(id) ?? ranges.map(() => NO_CENTS);
-        quarters[i] = quarterCents(saleOf.get(id), refundOf.get(id));
-        byVendor.set(id, quarters);
-      }
-    });
+    const byVendor = await this.summaries.year(scope, year);
     const ids = [...byVendor.keys()];
     const [vendors, identities] = await Promise.all([
       ids.length ? this.vendors.findSummaries(scope, ids) : Promise.resolve([]),

@@ -43,10 +43,16 @@ export class FakeSellerTaxRows implements Pick<SellerTaxRowsRepository, 'sumsIn'
     scope: ShopScope,
     from: Date,
     to: Date,
+    vendorIds?: Types.ObjectId[],
   ): Promise<{ sales: SellerTaxSaleGroup[]; refunds: SellerTaxRefundGroup[] }> {
     this.calls++;
+    const asked = vendorIds && new Set(vendorIds.map(String));
     const dated = inScope(scope, this.rows).filter(
-      (r) => r.inPayouts && r.orderCreatedAt >= from && r.orderCreatedAt < to,
+      (r) =>
+        r.inPayouts &&
+        r.orderCreatedAt >= from &&
+        r.orderCreatedAt < to &&
+        (!asked || asked.has(String(r.vendorId))),
     );
     const byVendor = (rows: TaxRow[]) => {
       const out = new Map<string, TaxRow[]>();

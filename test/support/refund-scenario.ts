@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { shopScope } from '../../src/common/tenancy';
 import { PayoutReconcileService } from '../../src/payouts/payout-reconcile.service';
+import { SellerTaxReconcile } from '../../src/reports/seller-tax-reconcile.service';
 import type { TestApp } from './app';
 import { createShop } from './factory';
 import { createVendor } from './payout-fixtures';
@@ -90,10 +91,15 @@ export async function refundScenario(t: TestApp, prefix: string, vendorNames = [
     expect(res.status).toBe(200);
     return res.body.payouts as any[];
   };
-  /** payouts:reconcile's service: every vendor balance proven against the rows. */
+  /**
+   * payouts:reconcile's services: every vendor balance proven against the rows, then the seller tax
+   * report's stored quarters (the same order as the command).
+   */
   const reconcile = async () => {
     const proof = await t.app.get(PayoutReconcileService).reconcile(shopScope(shop.shopId));
     expect(proof.vendors.filter((v) => !v.ok)).toEqual([]);
+    const tax = await t.app.get(SellerTaxReconcile).reconcile(shopScope(shop.shopId));
+    expect(tax.differences).toEqual([]);
     return proof;
   };
   /** The same proof, returned as it is (a test that expects a difference). */

@@ -1,0 +1,176 @@
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { getModelToken } from '@nestjs/mongoose';
+import { Model, Types } from 'mongoose';
+import { VendorBalance } from '../../src/balances/vendor-balance.schema';
+import { VendorBalancesRepository } from '../../src/balances/vendor-balances.repository';
+import { shopScope } from '../../src/common/tenancy';
+import { VendorTally } from '../../src/line-items/vendor-tally.service';
+import { SellerTaxQuarter } from '../../src/reports/seller-tax-quarter.schema';
+import { SellerTaxReconcile } from '../../src/reports/seller-tax-reconcile.service';
+import { startApp, TestApp } from '../support/app';
+import { c, refundScenario } from '../support/refund-scenario';
+
+// The seller tax report's stored quarters (ADR 0056): the report reads one document per vendor and
+// quarter, recomputed from the rows where the tally marked them. These tests change rows between
+// reads, open the crash windows of a refresh by hand (a refresh that died before its write, a mark
+// bumped while a refresh ran, a stored figure that drifted with no mark) and check the figures to
+// the cent against sums written here, and the reconcile proof.
+process.env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX ?? 'mp-test'}-tax-quarters`;
+
+const YEAR = 2025;
+const Q1 = new Date(Date.UTC(YEAR, 1, 10, 12));
+const Q3 = new Date(Date.UTC(YEAR, 7, 10, 12));
+
+describe("the seller tax report's stored quarters (e2e)", () => {
+  let t: TestApp;
+  let balances: Model<VendorBalance>;
+  let quarters: Model<SellerTaxQuarter>;
+  beforeAll(async () => {
+    t = await startApp();
+    balances = t.app.get<Model<VendorBalance>>(getModelToken(VendorBalance.name));
+    quarters = t.app.get<Model<SellerTaxQuarter>>(getModelToken(SellerTaxQuarter.name));
+  });
+  afterAll(() => t.close());
+
+  /** Two vendors; alpha sells in Q1 (two orders, one with two lines) and Q3, bravo in Q3. */
+  async function year(prefix: string) {
+    const s = await refundScenario(t, prefix, ['alpha', 'bravo']);
+    const send = async (lines: Array<{ vendor?: number; price: string; quantity: number }>, at: Date) =>
+      s.send('orders/create', await s.order(lines, at));
+    await send(
+      [
+        { vendor: 0, price: '50.00', quantity: 2 },
+        { vendor: 0, price: '19.99', quantity: 3 },
+      ],
+      Q1,
+    );
+    await send([{ vendor: 0, price: '7.05', quantity: 1 }], Q1);
+    await send(
+      [
+        { vendor: 0, price: '12.34', quantity: 1 },
+        { vendor: 1, price: '99.99', quantity: 1 },
+      ],
+      Q3,
+    );
+    await t.app.get(VendorTally).drained();
+    const scope = shopScope(s.shop.shopId);
+    const ids = s.vendors.map((v) => new Types.ObjectId(v._id));
+    const report = async () => {
+      const res = await t.api.get(`/v1/reports/seller-tax?year=${YEAR}`, { token: s.shop.token });
+      expect(res.status).toBe(200);
+      return new Map<string, any>(res.body.vendors.map((v: any) => [v.vendorId, v]));
+    };
+    /** (consideration in cents, orders) of a vendor's quarter in the report. */
+    const figures = (r: Map<string, any>, vendor: number, quarter: number) => {
+      const q = r.get(s.vendors[vendor]._id).quarters[quarter - 1];
+      return [c(q.consideration), q.numberOfOrders];
+    };
+    const proof = () => t.app.get(SellerTaxReconcile).reconcile(scope);
+    return { s, scope, ids, report, figures, proof, send };
+  }
+
+  it('answers from the stored quarters what the rows say, and reconcile compares every quarter', async () => {
+    const y = await year('tax-q-flow');
+    const r = await y.report();
+    expect(y.figures(r, 0, 1)).toEqual([c('100.00') + c('59.97') + c('7.05'), 2]);
+    expect(y.figures(r, 0, 3)).toEqual([c('12.34'), 1]);
+    expect(y.figures(r, 1, 3)).toEqual([c('99.99'), 1]);
+    expect(y.figures(r, 1, 1)).toEqual([0n, 0]);
+    const stored = await quarters.find({ shopId: new Types.ObjectId(y.s.shop.shopId) }).lean();
+    expect(
+      stored.map((q) => `${String(q.vendorId) === String(y.ids[0]) ? 'a' : 'b'}${q.quarter}`).sort(),
+    ).toEqual(['a1', 'a3', 'b3']);
+    // every mark is gone once refreshed
+    const marked = await balances
+      .find({ shopId: new Types.ObjectId(y.s.shop.shopId), taxDirty: true })
+      .lean();
+    expect(marked).toEqual([]);
+    const proof = await y.proof();
+    expect(proof).toMatchObject({ ok: true, years: [YEAR], differences: [] });
+    expect(proof.compared).toBe(8);
+  });
+
+  it('a row written after a read marks its quarter: the next read has it', async () => {
+    const y = await year('tax-q-again');
+    expect(y.figures(await y.report(), 1, 1)).toEqual([0n, 0]);
+    await y.send([{ vendor: 1, price: '3.10', quantity: 4 }], Q1);
+    const r = await y.report();
+    expect(y.figures(r, 1, 1)).toEqual([c('12.40'), 1]);
+    expect(y.figures(r, 0, 1)).toEqual([c('100.00') + c('59.97') + c('7.05'), 2]);
+    expect((await y.proof()).ok).toBe(true);
+  });
+
+  it('a refresh that died before its write leaves the mark, and the next read finishes it', async () => {
+    const y = await year('tax-q-crash');
+    await y.report();
+    const shopId = new Types.ObjectId(y.s.shop.shopId);
+    // as a tally step leaves a quarter it counted a row of, with the stored figure not yet rewritten
+    await quarters.updateOne({ shopId, vendorId: y.ids[0], year: YEAR, quarter: 1 }, { $set: { sales: 1 } });
+    await balances.updateOne(
+      { shopId, vendorId: y.ids[0] },
+      { $inc: { 'taxDirt.2025Q1': 1 }, $set: { taxDirty: true } },
+    );
+    expect(y.figures(await y.report(), 0, 1)).toEqual([c('100.00') + c('59.97') + c('7.05'), 2]);
+    const doc = await balances.findOne({ shopId, vendorId: y.ids[0] }).lean();
+    expect(doc).toMatchObject({ taxDirt: {}, taxDirty: false });
+    expect((await y.proof()).ok).toBe(true);
+  });
+
+  it('a mark bumped while a refresh ran stays for the next one; the flag goes with the last mark', async () => {
+    const y = await year('tax-q-race');
+    await y.report();
+    const shopId = new Types.ObjectId(y.s.shop.shopId);
+    await balances.updateOne(
+      { shopId, vendorId: y.ids[0] },
+      { $set: { 'taxDirt.2025Q3': 2, 'taxDirt.2024Q4': 1, taxDirty: true } },
+    );
+    const repo = t.app.get(VendorBalancesRepository);
+    // the refresh read 1, a step bumped it to 2 before the clear: kept
+    await repo.clearTaxDirt(y.scope, [{ vendorId: y.ids[0], quarter: '2025Q3', count: 1 }]);
+    expect(await balances.findOne({ shopId, vendorId: y.ids[0] }).lean()).toMatchObject({
+      taxDirt: { '2025Q3': 2, '2024Q4': 1 },
+      taxDirty: true,
+    });
+    await repo.clearTaxDirt(y.scope, [{ vendorId: y.ids[0], quarter: '2025Q3', count: 2 }]);
+    expect(await balances.findOne({ shopId, vendorId: y.ids[0] }).lean()).toMatchObject({
+      taxDirt: { '2024Q4': 1 },
+      taxDirty: true,
+    });
+    // a read of 2025 leaves 2024's mark alone; clearing it drops the flag
+    await y.report();
+    await repo.clearTaxDirt(y.scope, [{ vendorId: y.ids[0], quarter: '2024Q4', count: 1 }]);
+    expect(await balances.findOne({ shopId, vendorId: y.ids[0] }).lean()).toMatchObject({
+      taxDirt: {},
+      taxDirty: false,
+    });
+    // another shop's marks are never touched by this shop's clear
+    const other = await year('tax-q-race-other');
+    const otherShop = new Types.ObjectId(other.s.shop.shopId);
+    await balances.updateOne(
+      { shopId: otherShop, vendorId: other.ids[0] },
+      { $set: { 'taxDirt.2025Q3': 1, taxDirty: true } },
+    );
+    await repo.clearTaxDirt(y.scope, [{ vendorId: other.ids[0], quarter: '2025Q3', count: 1 }]);
+    expect(await balances.findOne({ shopId: otherShop, vendorId: other.ids[0] }).lean()).toMatchObject({
+      taxDirt: { '2025Q3': 1 },
+      taxDirty: true,
+    });
+  });
+
+  it('a stored figure that drifted with no mark to explain it is named by reconcile, never hidden', async () => {
+    const y = await year('tax-q-drift');
+    await y.report();
+    const shopId = new Types.ObjectId(y.s.shop.shopId);
+    await quarters.updateOne(
+      { shopId, vendorId: y.ids[1], year: YEAR, quarter: 3 },
+      { $inc: { numberOfOrders: 1 } },
+    );
+    const proof = await y.proof();
+    expect(proof.ok).toBe(false);
+    expect(proof.differences).toEqual([
+      expect.objectContaining({ vendorId: String(y.ids[1]), year: YEAR, quarter: 3 }),
+    ]);
+    expect(proof.differences[0].stored!.numberOfOrders).toBe(2);
+    expect(proof.differences[0].rows!.numberOfOrders).toBe(1);
+  });
+});
