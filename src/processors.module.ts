@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditMaintenanceProcessor } from './audit/audit-maintenance.processor';
+import { BalancesModule } from './balances/balances.module';
 import { DocumentsModule } from './documents/documents.module';
 import { DocumentsMaintenanceProcessor, DocumentsProcessor } from './documents/documents.processor';
 import { EventsModule } from './events/events.module';
@@ -17,6 +18,8 @@ import { PayoutScheduleModule } from './payout-schedule/payout-schedule.module';
 import { PayoutScheduleProcessor } from './payout-schedule/payout-schedule.processor';
 import { PayoutsModule } from './payouts/payouts.module';
 import { PayoutsProcessor } from './payouts/payouts.processor';
+import { ReportsModule } from './reports/reports.module';
+import { SellerTaxMaintenanceProcessor } from './reports/seller-tax.processor';
 import { TransferMaintenanceProcessor, TransfersProcessor } from './transfers/transfers.processor';
 import { TransfersModule } from './transfers/transfers.module';
 
@@ -35,6 +38,8 @@ import { TransfersModule } from './transfers/transfers.module';
     JobsModule,
     EventsModule,
     DocumentsModule,
+    ReportsModule,
+    BalancesModule,
   ],
   providers: [
     IngestionProcessor,
@@ -52,6 +57,7 @@ import { TransfersModule } from './transfers/transfers.module';
     EventsMaintenanceProcessor,
     DocumentsProcessor,
     DocumentsMaintenanceProcessor,
+    SellerTaxMaintenanceProcessor,
   ],
 })
 export class ProcessorsModule {}

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { VendorBalance, VendorBalanceSchema } from './vendor-balance.schema';
+import { SystemTaxMarksRepository } from './system-tax-marks.repository';
 import { VendorBalancesRepository } from './vendor-balances.repository';
 
 /**
@@ -10,7 +11,7 @@ import { VendorBalancesRepository } from './vendor-balances.repository';
  */
 @Module({
   imports: [MongooseModule.forFeature([{ name: VendorBalance.name, schema: VendorBalanceSchema }])],
-  providers: [VendorBalancesRepository],
-  exports: [VendorBalancesRepository],
+  providers: [VendorBalancesRepository, SystemTaxMarksRepository],
+  exports: [VendorBalancesRepository, SystemTaxMarksRepository],
 })
 export class BalancesModule {}

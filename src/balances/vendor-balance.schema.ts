@@ -101,3 +101,4 @@ export class VendorBalance {
 export const VendorBalanceSchema = SchemaFactory.createForClass(VendorBalance);
 VendorBalanceSchema.index({ shopId: 1, vendorId: 1 }, { unique: true });
 VendorBalanceSchema.index({ shopId: 1, taxDirty: 1, vendorId: 1 });
+VendorBalanceSchema.index({ taxDirty: 1 });

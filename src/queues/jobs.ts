@@ -59,6 +59,8 @@ export const Jobs = {
   IssueBatchDocuments: 'issue-batch-documents',
   /** Issue the documents of settled batches whose issuing died or whose job was lost (documents; repeatable). */
   SweepBatchDocuments: 'sweep-batch-documents',
+  /** Recompute the seller tax quarters the tally marked (reports; repeatable). */
+  RefreshSellerTax: 'refresh-seller-tax',
 } as const;
 export type JobName = (typeof Jobs)[keyof typeof Jobs];
 
@@ -151,6 +153,7 @@ export interface JobCatalog {
   [Jobs.SweepEvents]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
   [Jobs.IssueBatchDocuments]: { queue: typeof Queues.Documents; data: PayoutBatchJobData };
   [Jobs.SweepBatchDocuments]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
+  [Jobs.RefreshSellerTax]: { queue: typeof Queues.Maintenance; data: MaintenanceJobData };
 }
 
 export type JobData<N extends JobName> = JobCatalog[N]['data'];

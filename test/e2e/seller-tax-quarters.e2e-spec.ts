@@ -7,6 +7,7 @@ import { shopScope } from '../../src/common/tenancy';
 import { VendorTally } from '../../src/line-items/vendor-tally.service';
 import { SellerTaxQuarter } from '../../src/reports/seller-tax-quarter.schema';
 import { SellerTaxReconcile } from '../../src/reports/seller-tax-reconcile.service';
+import { SellerTaxMaintenanceProcessor } from '../../src/reports/seller-tax.processor';
 import { startApp, TestApp } from '../support/app';
 import { c, refundScenario } from '../support/refund-scenario';
 
@@ -114,6 +115,24 @@ describe("the seller tax report's stored quarters (e2e)", () => {
     const doc = await balances.findOne({ shopId, vendorId: y.ids[0] }).lean();
     expect(doc).toMatchObject({ taxDirt: {}, taxDirty: false });
     expect((await y.proof()).ok).toBe(true);
+  });
+
+  it('the refresher (a repeatable job) recomputes marked quarters before any report asks', async () => {
+    const y = await year('tax-q-sweep');
+    await y.report();
+    const shopId = new Types.ObjectId(y.s.shop.shopId);
+    const key = { shopId, vendorId: y.ids[1], year: YEAR, quarter: 3 };
+    await quarters.updateOne(key, { $set: { sales: 5, numberOfOrders: 9 } });
+    await balances.updateOne(
+      { shopId, vendorId: y.ids[1] },
+      { $inc: { 'taxDirt.2025Q3': 1 }, $set: { taxDirty: true } },
+    );
+    await t.app.get(SellerTaxMaintenanceProcessor).sweepNow(); // (or the app's own sweep, on its timer)
+    expect(await quarters.findOne(key).lean()).toMatchObject({
+      sales: Number(c('99.99')),
+      numberOfOrders: 1,
+    });
+    expect(await balances.findOne({ shopId, vendorId: y.ids[1] }).lean()).toMatchObject({ taxDirty: false });
   });
 
   it('a mark bumped while a refresh ran stays for the next one; the flag goes with the last mark', async () => {
