@@ -235,30 +235,32 @@ export class VendorBalancesRepository extends TenantRepository<VendorBalance> {
   }
 
   /**
-   * Removes the marks a refresh recomputed — each only if it still has the count read before the
-   * recompute (a step that counted a row since keeps it marked) — then, in a second statement, the
-   * `taxDirty` flag of the vendors left with no mark.
+   * Removes the marks a refresh recomputed, one statement per vendor: only if every one of them still
+   * has the count read before the recompute (a step that counted a row since keeps them all marked,
+   * and they are recomputed again), and `taxDirty` then says whether any mark is left (another year's).
    */
   async clearTaxDirt(
     scope: ShopScope,
-    done: Array<{ vendorId: Types.ObjectId; quarter: string; count: number }>,
+    done: Array<{ vendorId: Types.ObjectId; counts: Record<string, number> }>,
   ): Promise<void> {
-    if (done.length === 0) return;
-    await chunkedBulkWrite(
-      this.model,
-      done.map((d) => ({
+    const ops = done
+      .filter((d) => Object.keys(d.counts).length > 0)
+      .map((d) => ({
         updateOne: {
-          filter: this.scoped(scope, { vendorId: d.vendorId, [`taxDirt.${d.quarter}`]: d.count }),
-          update: { $unset: { [`taxDirt.${d.quarter}`]: '' } },
+          filter: this.scoped(scope, {
+            vendorId: d.vendorId,
+            ...Object.fromEntries(Object.entries(d.counts).map(([q, n]) => [`taxDirt.${q}`, n])),
+          }),
+          update: [
+            { $unset: Object.keys(d.counts).map((q) => `taxDirt.${q}`) },
+            {
+              $set: { taxDirty: { $gt: [{ $size: { $objectToArray: { $ifNull: ['$taxDirt', {}] } } }, 0] } },
+            },
+          ],
         },
-      })) as Parameters<Model<VendorBalance>['bulkWrite']>[0],
-    );
-    const vendors = [...new Map(done.map((d) => [String(d.vendorId), d.vendorId])).values()];
-    await this.model
-      .updateMany(this.scoped(scope, { taxDirty: true, vendorId: { $in: vendors }, taxDirt: {} }), {
-        $set: { taxDirty: false },
-      })
-      .exec();
+      }));
+    if (ops.length > 0)
+      await chunkedBulkWrite(this.model, ops as Parameters<Model<VendorBalance>['bulkWrite']>[0]);
   }
 
   /**

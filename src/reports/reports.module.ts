@@ -5,8 +5,8 @@ import { LineItemsModule } from '../line-items/line-items.module';
 import { TaxProfilesModule } from '../tax-profiles/tax-profiles.module';
 import { VendorsModule } from '../vendors/vendors.module';
 import { SellerIdentities, TaxProfileSellerIdentities } from './seller-identities';
-import { SellerTaxQuarter, SellerTaxQuarterSchema } from './seller-tax-quarter.schema';
-import { SellerTaxQuartersRepository } from './seller-tax-quarters.repository';
+import { SellerTaxYear, SellerTaxYearSchema } from './seller-tax-year.schema';
+import { SellerTaxYearsRepository } from './seller-tax-years.repository';
 import { SellerTaxReconcile } from './seller-tax-reconcile.service';
 import { SellerTaxSummaries } from './seller-tax-summaries.service';
 import { SellerTaxService } from './seller-tax.service';
@@ -15,12 +15,12 @@ import { SellerTaxV1Controller } from './seller-tax.v1.controller';
 /**
  * Reports over the money rows (DESIGN §14): the seller tax report. Reads line items and vendors
  * through their features' repositories and identities through the SellerIdentities port, bound to
- * the vendor tax profiles; records each export in the audit trail. Owns `seller_tax_quarters`, the
+ * the vendor tax profiles; records each export in the audit trail. Owns `seller_tax_years`, the
  * report's figures per vendor and quarter, refreshed from the rows the tally marks.
  */
 @Module({
   imports: [
-    MongooseModule.forFeature([{ name: SellerTaxQuarter.name, schema: SellerTaxQuarterSchema }]),
+    MongooseModule.forFeature([{ name: SellerTaxYear.name, schema: SellerTaxYearSchema }]),
     LineItemsModule,
     BalancesModule,
     VendorsModule,
@@ -30,7 +30,7 @@ import { SellerTaxV1Controller } from './seller-tax.v1.controller';
   providers: [
     SellerTaxService,
     SellerTaxSummaries,
-    SellerTaxQuartersRepository,
+    SellerTaxYearsRepository,
     SellerTaxReconcile,
     { provide: SellerIdentities, useClass: TaxProfileSellerIdentities },
   ],

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ShopScope } from '../common/tenancy';
 import { SellerTaxRowsRepository } from '../line-items/seller-tax-rows.repository';
 import { NO_CENTS, type QuarterCents, quarterRanges } from './seller-tax-figures';
-import { SellerTaxQuartersRepository } from './seller-tax-quarters.repository';
+import { SellerTaxYearsRepository } from './seller-tax-years.repository';
 import { quartersOf, SellerTaxSummaries } from './seller-tax-summaries.service';
 
 /** A stored quarter that is not what the rows add up to. */
@@ -35,15 +35,12 @@ const KEYS = ['sales', 'refunds', 'commissions', 'fees', 'taxes', 'numberOfOrder
 export class SellerTaxReconcile {
   constructor(
     private readonly rows: SellerTaxRowsRepository,
-    private readonly quarters: SellerTaxQuartersRepository,
+    private readonly years: SellerTaxYearsRepository,
     private readonly summaries: SellerTaxSummaries,
   ) {}
 
   async reconcile(scope: ShopScope): Promise<SellerTaxReconciliation> {
-    const [rowSpan, storedSpan] = await Promise.all([
-      this.rows.dateSpan(scope),
-      this.quarters.yearSpan(scope),
-    ]);
+    const [rowSpan, storedSpan] = await Promise.all([this.rows.dateSpan(scope), this.years.yearSpan(scope)]);
     const bounds = [
       ...(rowSpan ? [rowSpan.first.getUTCFullYear(), rowSpan.last.getUTCFullYear()] : []),
       ...(storedSpan ? [storedSpan.first, storedSpan.last] : []),
@@ -60,11 +57,10 @@ export class SellerTaxReconcile {
         const vendorIds = new Map(
           [...sums.sales, ...sums.refunds].map((g) => [String(g.vendorId), g.vendorId]),
         );
-        const parts = quartersOf(year, range.quarter, [...vendorIds.values()], sums);
-        for (const p of parts) {
-          const quarters = fromRows.get(String(p.vendorId)) ?? [NO_CENTS, NO_CENTS, NO_CENTS, NO_CENTS];
-          quarters[range.quarter - 1] = p;
-          fromRows.set(String(p.vendorId), quarters);
+        for (const [vendorId, figures] of quartersOf([...vendorIds.values()], sums)) {
+          const quarters = fromRows.get(vendorId) ?? [NO_CENTS, NO_CENTS, NO_CENTS, NO_CENTS];
+          quarters[range.quarter - 1] = figures;
+          fromRows.set(vendorId, quarters);
         }
       }
       for (const vendorId of new Set([...stored.keys(), ...fromRows.keys()])) {

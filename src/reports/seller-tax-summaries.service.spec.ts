@@ -1,11 +1,11 @@
 import { Types } from 'mongoose';
 import { asReal, SHOP } from '../../test/fakes/fake';
-import { FakeSellerTaxQuarters, FakeTaxMarks, idleTally } from '../../test/fakes/seller-tax-quarters.fake';
+import { FakeSellerTaxYears, FakeTaxMarks, idleTally } from '../../test/fakes/seller-tax-years.fake';
 import { FakeSellerTaxRows, type TaxRow } from '../../test/fakes/seller-tax-rows.fake';
 import type { VendorBalancesRepository } from '../balances/vendor-balances.repository';
 import type { SellerTaxRowsRepository } from '../line-items/seller-tax-rows.repository';
 import type { VendorTally } from '../line-items/vendor-tally.service';
-import type { SellerTaxQuartersRepository } from './seller-tax-quarters.repository';
+import type { SellerTaxYearsRepository } from './seller-tax-years.repository';
 import { SellerTaxSummaries } from './seller-tax-summaries.service';
 
 const A = new Types.ObjectId();
@@ -14,12 +14,12 @@ const ZERO = { commission: 0, taxOnCommissions: 0, tcs: 0, totalGlobalDeductions
 
 function setup() {
   const rows = new FakeSellerTaxRows();
-  const quarters = new FakeSellerTaxQuarters();
+  const quarters = new FakeSellerTaxYears();
   const marks = new FakeTaxMarks(() => rows.rows);
   const summaries = new SellerTaxSummaries(
     asReal<SellerTaxRowsRepository>(rows),
     asReal<VendorBalancesRepository>(marks),
-    asReal<SellerTaxQuartersRepository>(quarters),
+    asReal<SellerTaxYearsRepository>(quarters),
     asReal<VendorTally>(idleTally),
   );
   const row = (
@@ -90,7 +90,7 @@ describe('SellerTaxSummaries: the report quarters kept from the rows the tally m
     const year = await summaries.year(SHOP, 2025);
     expect([...year.keys()]).toEqual([String(B)]);
     const stored = (await quarters.year(SHOP, 2025)).find((q) => String(q.vendorId) === String(A))!;
-    expect(stored).toMatchObject({ hasRows: false, sales: 0, numberOfOrders: 0 });
+    expect(stored.quarters['1']).toMatchObject({ hasRows: false, sales: 0, numberOfOrders: 0 });
   });
 
   it('counts an order once per quarter however many payable sale rows it has', async () => {

@@ -10,25 +10,26 @@ import {
 } from '../line-items/seller-tax-rows.repository';
 import { VendorTally } from '../line-items/vendor-tally.service';
 import { NO_CENTS, type QuarterCents, quarterCents, quarterRanges } from './seller-tax-figures';
-import { SellerTaxQuartersRepository, type StoredQuarter } from './seller-tax-quarters.repository';
+import type { StoredQuarterFigures } from './seller-tax-year.schema';
+import { SellerTaxYearsRepository, type YearWrite } from './seller-tax-years.repository';
 
 /** Vendors per recompute read (`vendorId: {$in}`): keeps each command's key list small. */
 const VENDORS_PER_READ = 500;
 
-/** A quarter mark a refresh recomputed: cleared if no tally step bumped it meanwhile. */
-interface DoneMark {
+/** A vendor's marks of one year as read (quarter key → count), and the quarters (1–4) they name. */
+interface VendorMarks {
   vendorId: Types.ObjectId;
-  quarter: string;
-  count: number;
+  counts: Record<string, number>;
+  quarters: number[];
 }
 
 /**
- * The seller tax report's figures per (vendor, quarter), kept in `seller_tax_quarters` (DESIGN §14;
- * ADR 0056). Every line-item write that can change a figure marks its row for the tally, whose step
+ * The seller tax report's figures per vendor and quarter, kept in `seller_tax_years` (DESIGN §14;
+ * ADR 0057). Every line-item write that can change a figure marks its row for the tally, whose step
  * marks the row's quarter on the vendor's balance document in its own write (`taxDirt`); a refresh
  * recomputes the marked quarters from the rows — absolute figures, so a refresh run twice, or two at
- * once, write the same — and then removes each mark unless a step bumped it since it was read. A
- * crash anywhere leaves the mark, and the next refresh finishes the work. The report refreshes the
+ * once, write the same — and then removes a vendor's marks unless a step bumped one since it was read.
+ * A crash anywhere leaves the marks, and the next refresh finishes the work. The report refreshes the
  * year it shows first, so it answers what the rows say once the tally has counted them.
  */
 @Injectable()
@@ -36,7 +37,7 @@ export class SellerTaxSummaries {
   constructor(
     private readonly rows: SellerTaxRowsRepository,
     private readonly balances: VendorBalancesRepository,
-    private readonly quarters: SellerTaxQuartersRepository,
+    private readonly years: SellerTaxYearsRepository,
     private readonly tally: VendorTally,
   ) {}
 
@@ -48,51 +49,49 @@ export class SellerTaxSummaries {
     await this.tally.idleShop(scope);
     await this.refresh(scope, year);
     const byVendor = new Map<string, QuarterCents[]>();
-    for (const q of await this.quarters.year(scope, year)) {
-      if (!q.hasRows) continue;
-      const id = String(q.vendorId);
-      const quarters = byVendor.get(id) ?? [NO_CENTS, NO_CENTS, NO_CENTS, NO_CENTS];
-      quarters[q.quarter - 1] = figuresOf(q);
-      byVendor.set(id, quarters);
+    for (const y of await this.years.year(scope, year)) {
+      const quarters = ([1, 2, 3, 4] as const).map((q) => y.quarters[`${q}`]);
+      if (!quarters.some((q) => q?.hasRows)) continue;
+      byVendor.set(
+        String(y.vendorId),
+        quarters.map((q) => (q?.hasRows ? figuresOf(q) : NO_CENTS)),
+      );
     }
     return byVendor;
   }
 
-  /** Recomputes the shop's marked quarters of `year` from the rows; how many (vendor, quarter) it wrote. */
+  /** Recomputes the shop's marked quarters of `year` from the rows; how many vendors it rewrote. */
   async refresh(scope: ShopScope, year: number): Promise<number> {
-    const marks = new Map<number, DoneMark[]>();
+    const marked: VendorMarks[] = [];
     for (const { vendorId, taxDirt } of await this.balances.taxDirt(scope)) {
+      const counts: Record<string, number> = {};
+      const quarters: number[] = [];
       for (const [key, count] of Object.entries(taxDirt)) {
         const q = parseQuarterKey(key);
         if (q?.year !== year) continue;
-        marks.set(q.quarter, [...(marks.get(q.quarter) ?? []), { vendorId, quarter: key, count }]);
+        counts[key] = count;
+        quarters.push(q.quarter);
       }
+      if (quarters.length > 0) marked.push({ vendorId, counts, quarters });
     }
-    if (marks.size === 0) return 0;
-    const ranges = quarterRanges(year);
-    const recomputed = await Promise.all(
-      [...marks].map(([quarter, done]) => this.recompute(scope, year, ranges[quarter - 1], done)),
+    if (marked.length === 0) return 0;
+    const writes = new Map<string, YearWrite>(
+      marked.map((m) => [String(m.vendorId), { vendorId: m.vendorId, quarters: new Map() }]),
     );
-    const stored = recomputed.flat();
-    await this.quarters.write(scope, stored);
-    await this.balances.clearTaxDirt(scope, [...marks.values()].flat());
-    return stored.length;
-  }
-
-  /** The vendors' quarter straight from the rows, for every vendor asked for. */
-  private async recompute(
-    scope: ShopScope,
-    year: number,
-    range: { quarter: number; from: Date; to: Date },
-    marks: Array<{ vendorId: Types.ObjectId }>,
-  ): Promise<StoredQuarter[]> {
-    const out: StoredQuarter[] = [];
-    for (let i = 0; i < marks.length; i += VENDORS_PER_READ) {
-      const vendorIds = marks.slice(i, i + VENDORS_PER_READ).map((m) => m.vendorId);
-      const sums = await this.rows.sumsIn(scope, range.from, range.to, vendorIds);
-      out.push(...quartersOf(year, range.quarter, vendorIds, sums));
-    }
-    return out;
+    await Promise.all(
+      quarterRanges(year).map(async (range) => {
+        const vendorIds = marked.filter((m) => m.quarters.includes(range.quarter)).map((m) => m.vendorId);
+        for (let i = 0; i < vendorIds.length; i += VENDORS_PER_READ) {
+          const some = vendorIds.slice(i, i + VENDORS_PER_READ);
+          const sums = await this.rows.sumsIn(scope, range.from, range.to, some);
+          for (const [vendorId, figures] of quartersOf(some, sums))
+            writes.get(vendorId)!.quarters.set(range.quarter, figures);
+        }
+      }),
+    );
+    await this.years.write(scope, year, [...writes.values()]);
+    await this.balances.clearTaxDirt(scope, marked);
+    return marked.length;
   }
 }
 
@@ -101,21 +100,21 @@ export class SellerTaxSummaries {
  * `hasRows: false` for a vendor with no payable row: its stored figures must fall to nothing too).
  */
 export function quartersOf(
-  year: number,
-  quarter: number,
   vendorIds: Types.ObjectId[],
   sums: { sales: SellerTaxSaleGroup[]; refunds: SellerTaxRefundGroup[] },
-): StoredQuarter[] {
+): Map<string, StoredQuarterFigures> {
   const saleOf = new Map(sums.sales.map((g) => [String(g.vendorId), g]));
   const refundOf = new Map(sums.refunds.map((g) => [String(g.vendorId), g]));
-  return vendorIds.map((vendorId) => {
-    const sale = saleOf.get(String(vendorId));
-    const refund = refundOf.get(String(vendorId));
-    return { vendorId, year, quarter, hasRows: Boolean(sale || refund), ...quarterCents(sale, refund) };
-  });
+  return new Map(
+    vendorIds.map((vendorId) => {
+      const sale = saleOf.get(String(vendorId));
+      const refund = refundOf.get(String(vendorId));
+      return [String(vendorId), { hasRows: Boolean(sale || refund), ...quarterCents(sale, refund) }];
+    }),
+  );
 }
 
-function figuresOf(q: StoredQuarter): QuarterCents {
+function figuresOf(q: StoredQuarterFigures): QuarterCents {
   return {
     sales: q.sales,
     refunds: q.refunds,

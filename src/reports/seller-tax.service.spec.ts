@@ -1,7 +1,7 @@
 import { Types } from 'mongoose';
 import { Readable } from 'node:stream';
 import { asReal, OTHER_SHOP, SHOP } from '../../test/fakes/fake';
-import { FakeSellerTaxQuarters, FakeTaxMarks, idleTally } from '../../test/fakes/seller-tax-quarters.fake';
+import { FakeSellerTaxYears, FakeTaxMarks, idleTally } from '../../test/fakes/seller-tax-years.fake';
 import { FakeSellerTaxRows, type TaxRow } from '../../test/fakes/seller-tax-rows.fake';
 import { FakeVendorsRepository, vendor } from '../../test/fakes/vendors.fake';
 import { cents, fmt } from '../../test/support/cents';
@@ -11,7 +11,7 @@ import type { ShopScope } from '../common/tenancy';
 import type { VendorBalancesRepository } from '../balances/vendor-balances.repository';
 import type { SellerTaxRowsRepository } from '../line-items/seller-tax-rows.repository';
 import type { VendorTally } from '../line-items/vendor-tally.service';
-import type { SellerTaxQuartersRepository } from './seller-tax-quarters.repository';
+import type { SellerTaxYearsRepository } from './seller-tax-years.repository';
 import { SellerTaxSummaries } from './seller-tax-summaries.service';
 import type { VendorsRepository } from '../vendors/vendors.repository';
 import { SellerTaxService } from './seller-tax.service';
@@ -42,12 +42,12 @@ function setup() {
   const vendors = new FakeVendorsRepository();
   const identities = new FakeIdentities();
   const audit = new FakeExportAudit();
-  const quarters = new FakeSellerTaxQuarters();
+  const quarters = new FakeSellerTaxYears();
   const marks = new FakeTaxMarks(() => rows.rows);
   const summaries = new SellerTaxSummaries(
     asReal<SellerTaxRowsRepository>(rows),
     asReal<VendorBalancesRepository>(marks),
-    asReal<SellerTaxQuartersRepository>(quarters),
+    asReal<SellerTaxYearsRepository>(quarters),
     asReal<VendorTally>(idleTally),
   );
   const service = new SellerTaxService(

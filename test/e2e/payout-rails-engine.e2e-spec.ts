@@ -187,14 +187,15 @@ describe('payout rails through the payout engine (e2e)', () => {
       if (b?.documentsDue) throw new Error('documents not issued yet');
     });
     // Back to the state a kill -9 right after `completed` leaves (manual rail: nothing was sent):
-    // the batch completed and still transferDue, no transfer, its write older than a lease.
+    // the batch completed more than a lease ago and still transferDue, no transfer — and written
+    // since (its documents were issued just now: the documents job's write is the batch's latest).
     const db = t.app.get<Connection>(getConnectionToken()).db!;
     await db.collection('transfers').deleteOne({ _id: new Types.ObjectId(created.id) });
     await db
       .collection('payout_batches')
       .updateOne(
         { _id: new Types.ObjectId(batch._id) },
-        { $set: { transferDue: true, updatedAt: new Date(Date.now() - 3600_000) } },
+        { $set: { transferDue: true, completedAt: new Date(Date.now() - 3600_000), updatedAt: new Date() } },
       );
     expect((await s.getBatch(batch._id)).transfer).toBeNull();
     const sweeper = t.app.get(PayoutMaintenanceProcessor);

@@ -5,18 +5,18 @@ import { VendorBalance } from '../../src/balances/vendor-balance.schema';
 import { VendorBalancesRepository } from '../../src/balances/vendor-balances.repository';
 import { shopScope } from '../../src/common/tenancy';
 import { VendorTally } from '../../src/line-items/vendor-tally.service';
-import { SellerTaxQuarter } from '../../src/reports/seller-tax-quarter.schema';
+import { SellerTaxYear } from '../../src/reports/seller-tax-year.schema';
 import { SellerTaxReconcile } from '../../src/reports/seller-tax-reconcile.service';
 import { SellerTaxMaintenanceProcessor } from '../../src/reports/seller-tax.processor';
 import { startApp, TestApp } from '../support/app';
 import { c, refundScenario } from '../support/refund-scenario';
 
-// The seller tax report's stored quarters (ADR 0056): the report reads one document per vendor and
-// quarter, recomputed from the rows where the tally marked them. These tests change rows between
+// The seller tax report's stored quarters (ADR 0057): the report reads one document per vendor and
+// year, recomputed from the rows where the tally marked them. These tests change rows between
 // reads, open the crash windows of a refresh by hand (a refresh that died before its write, a mark
 // bumped while a refresh ran, a stored figure that drifted with no mark) and check the figures to
 // the cent against sums written here, and the reconcile proof.
-process.env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX ?? 'mp-test'}-tax-quarters`;
+process.env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX ?? 'mp-test'}-tax-years`;
 
 const YEAR = 2025;
 const Q1 = new Date(Date.UTC(YEAR, 1, 10, 12));
@@ -25,11 +25,11 @@ const Q3 = new Date(Date.UTC(YEAR, 7, 10, 12));
 describe("the seller tax report's stored quarters (e2e)", () => {
   let t: TestApp;
   let balances: Model<VendorBalance>;
-  let quarters: Model<SellerTaxQuarter>;
+  let years: Model<SellerTaxYear>;
   beforeAll(async () => {
     t = await startApp();
     balances = t.app.get<Model<VendorBalance>>(getModelToken(VendorBalance.name));
-    quarters = t.app.get<Model<SellerTaxQuarter>>(getModelToken(SellerTaxQuarter.name));
+    years = t.app.get<Model<SellerTaxYear>>(getModelToken(SellerTaxYear.name));
   });
   afterAll(() => t.close());
 
@@ -77,10 +77,11 @@ describe("the seller tax report's stored quarters (e2e)", () => {
     expect(y.figures(r, 0, 3)).toEqual([c('12.34'), 1]);
     expect(y.figures(r, 1, 3)).toEqual([c('99.99'), 1]);
     expect(y.figures(r, 1, 1)).toEqual([0n, 0]);
-    const stored = await quarters.find({ shopId: new Types.ObjectId(y.s.shop.shopId) }).lean();
-    expect(
-      stored.map((q) => `${String(q.vendorId) === String(y.ids[0]) ? 'a' : 'b'}${q.quarter}`).sort(),
-    ).toEqual(['a1', 'a3', 'b3']);
+    const stored = await years.find({ shopId: new Types.ObjectId(y.s.shop.shopId) }).lean();
+    const seen = stored.flatMap((d) =>
+      Object.keys(d.quarters).map((q) => `${String(d.vendorId) === String(y.ids[0]) ? 'a' : 'b'}${q}`),
+    );
+    expect(seen.sort()).toEqual(['a1', 'a3', 'b3']);
     // every mark is gone once refreshed
     const marked = await balances
       .find({ shopId: new Types.ObjectId(y.s.shop.shopId), taxDirty: true })
@@ -106,7 +107,7 @@ describe("the seller tax report's stored quarters (e2e)", () => {
     await y.report();
     const shopId = new Types.ObjectId(y.s.shop.shopId);
     // as a tally step leaves a quarter it counted a row of, with the stored figure not yet rewritten
-    await quarters.updateOne({ shopId, vendorId: y.ids[0], year: YEAR, quarter: 1 }, { $set: { sales: 1 } });
+    await years.updateOne({ shopId, vendorId: y.ids[0], year: YEAR }, { $set: { 'quarters.1.sales': 1 } });
     await balances.updateOne(
       { shopId, vendorId: y.ids[0] },
       { $inc: { 'taxDirt.2025Q1': 1 }, $set: { taxDirty: true } },
@@ -121,14 +122,14 @@ describe("the seller tax report's stored quarters (e2e)", () => {
     const y = await year('tax-q-sweep');
     await y.report();
     const shopId = new Types.ObjectId(y.s.shop.shopId);
-    const key = { shopId, vendorId: y.ids[1], year: YEAR, quarter: 3 };
-    await quarters.updateOne(key, { $set: { sales: 5, numberOfOrders: 9 } });
+    const key = { shopId, vendorId: y.ids[1], year: YEAR };
+    await years.updateOne(key, { $set: { 'quarters.3.sales': 5, 'quarters.3.numberOfOrders': 9 } });
     await balances.updateOne(
       { shopId, vendorId: y.ids[1] },
       { $inc: { 'taxDirt.2025Q3': 1 }, $set: { taxDirty: true } },
     );
     await t.app.get(SellerTaxMaintenanceProcessor).sweepNow(); // (or the app's own sweep, on its timer)
-    expect(await quarters.findOne(key).lean()).toMatchObject({
+    expect((await years.findOne(key).lean())!.quarters['3']).toMatchObject({
       sales: Number(c('99.99')),
       numberOfOrders: 1,
     });
@@ -145,19 +146,19 @@ describe("the seller tax report's stored quarters (e2e)", () => {
     );
     const repo = t.app.get(VendorBalancesRepository);
     // the refresh read 1, a step bumped it to 2 before the clear: kept
-    await repo.clearTaxDirt(y.scope, [{ vendorId: y.ids[0], quarter: '2025Q3', count: 1 }]);
+    await repo.clearTaxDirt(y.scope, [{ vendorId: y.ids[0], counts: { '2025Q3': 1 } }]);
     expect(await balances.findOne({ shopId, vendorId: y.ids[0] }).lean()).toMatchObject({
       taxDirt: { '2025Q3': 2, '2024Q4': 1 },
       taxDirty: true,
     });
-    await repo.clearTaxDirt(y.scope, [{ vendorId: y.ids[0], quarter: '2025Q3', count: 2 }]);
+    await repo.clearTaxDirt(y.scope, [{ vendorId: y.ids[0], counts: { '2025Q3': 2 } }]);
     expect(await balances.findOne({ shopId, vendorId: y.ids[0] }).lean()).toMatchObject({
       taxDirt: { '2024Q4': 1 },
       taxDirty: true,
     });
     // a read of 2025 leaves 2024's mark alone; clearing it drops the flag
     await y.report();
-    await repo.clearTaxDirt(y.scope, [{ vendorId: y.ids[0], quarter: '2024Q4', count: 1 }]);
+    await repo.clearTaxDirt(y.scope, [{ vendorId: y.ids[0], counts: { '2024Q4': 1 } }]);
     expect(await balances.findOne({ shopId, vendorId: y.ids[0] }).lean()).toMatchObject({
       taxDirt: {},
       taxDirty: false,
@@ -169,7 +170,7 @@ describe("the seller tax report's stored quarters (e2e)", () => {
       { shopId: otherShop, vendorId: other.ids[0] },
       { $set: { 'taxDirt.2025Q3': 1, taxDirty: true } },
     );
-    await repo.clearTaxDirt(y.scope, [{ vendorId: other.ids[0], quarter: '2025Q3', count: 1 }]);
+    await repo.clearTaxDirt(y.scope, [{ vendorId: other.ids[0], counts: { '2025Q3': 1 } }]);
     expect(await balances.findOne({ shopId: otherShop, vendorId: other.ids[0] }).lean()).toMatchObject({
       taxDirt: { '2025Q3': 1 },
       taxDirty: true,
@@ -180,9 +181,9 @@ describe("the seller tax report's stored quarters (e2e)", () => {
     const y = await year('tax-q-drift');
     await y.report();
     const shopId = new Types.ObjectId(y.s.shop.shopId);
-    await quarters.updateOne(
-      { shopId, vendorId: y.ids[1], year: YEAR, quarter: 3 },
-      { $inc: { numberOfOrders: 1 } },
+    await years.updateOne(
+      { shopId, vendorId: y.ids[1], year: YEAR },
+      { $inc: { 'quarters.3.numberOfOrders': 1 } },
     );
     const proof = await y.proof();
     expect(proof.ok).toBe(false);

@@ -4,29 +4,32 @@ import { quarterKey } from '../../src/common/dates/quarter';
 import type { ShopScope } from '../../src/common/tenancy';
 import type { VendorTally } from '../../src/line-items/vendor-tally.service';
 import type {
-  SellerTaxQuartersRepository,
-  StoredQuarter,
-} from '../../src/reports/seller-tax-quarters.repository';
+  SellerTaxYearsRepository,
+  StoredYear,
+  YearWrite,
+} from '../../src/reports/seller-tax-years.repository';
 import type { TaxRow } from './seller-tax-rows.fake';
 
-/** seller_tax_quarters in memory, keyed (shop, year, vendor, quarter) as the unique index. */
-export class FakeSellerTaxQuarters implements Pick<
-  SellerTaxQuartersRepository,
-  'year' | 'write' | 'yearSpan'
-> {
-  readonly docs = new Map<string, StoredQuarter & { shopId: string }>();
+/** seller_tax_years in memory, keyed (shop, year, vendor) as the unique index. */
+export class FakeSellerTaxYears implements Pick<SellerTaxYearsRepository, 'year' | 'write' | 'yearSpan'> {
+  readonly docs = new Map<string, StoredYear & { shopId: string; year: number }>();
   writes = 0;
 
-  async year(scope: ShopScope, year: number): Promise<StoredQuarter[]> {
+  async year(scope: ShopScope, year: number): Promise<StoredYear[]> {
     return [...this.docs.values()]
       .filter((d) => d.shopId === scope.shopId && d.year === year)
-      .sort((a, b) => String(a.vendorId).localeCompare(String(b.vendorId)) || a.quarter - b.quarter)
-      .map(({ shopId: _shop, ...q }) => ({ ...q }));
+      .sort((a, b) => String(a.vendorId).localeCompare(String(b.vendorId)))
+      .map((d) => ({ vendorId: d.vendorId, quarters: { ...d.quarters } }));
   }
 
-  async write(scope: ShopScope, quarters: StoredQuarter[]): Promise<void> {
+  async write(scope: ShopScope, year: number, writes: YearWrite[]): Promise<void> {
     this.writes++;
-    for (const q of quarters) this.docs.set(key(scope, q), { ...q, shopId: scope.shopId });
+    for (const w of writes) {
+      const k = `${scope.shopId}:${year}:${String(w.vendorId)}`;
+      const doc = this.docs.get(k) ?? { shopId: scope.shopId, year, vendorId: w.vendorId, quarters: {} };
+      for (const [q, f] of w.quarters) doc.quarters[`${q}` as '1'] = { ...f };
+      this.docs.set(k, doc);
+    }
   }
 
   async yearSpan(scope: ShopScope): Promise<{ first: number; last: number } | null> {
@@ -34,9 +37,6 @@ export class FakeSellerTaxQuarters implements Pick<
     return years.length ? { first: Math.min(...years), last: Math.max(...years) } : null;
   }
 }
-
-const key = (scope: ShopScope, q: { year: number; vendorId: Types.ObjectId; quarter: number }) =>
-  `${scope.shopId}:${q.year}:${String(q.vendorId)}:${q.quarter}`;
 
 /**
  * The tally's quarter marks on vendor_balances, as the tally leaves them: a (vendor, quarter) is
@@ -69,11 +69,13 @@ export class FakeTaxMarks implements Pick<VendorBalancesRepository, 'taxDirt' | 
 
   async clearTaxDirt(
     _scope: ShopScope,
-    done: Array<{ vendorId: Types.ObjectId; quarter: string; count: number }>,
+    done: Array<{ vendorId: Types.ObjectId; counts: Record<string, number> }>,
   ): Promise<void> {
     for (const d of done) {
-      this.clears.push({ vendorId: String(d.vendorId), quarter: d.quarter, count: d.count });
-      this.cleared.set(`${String(d.vendorId)}:${d.quarter}`, d.count);
+      for (const [quarter, count] of Object.entries(d.counts)) {
+        this.clears.push({ vendorId: String(d.vendorId), quarter, count });
+        this.cleared.set(`${String(d.vendorId)}:${quarter}`, count);
+      }
     }
   }
 }
