@@ -143,7 +143,7 @@ PayoutBatchSchema.index({ shopId: 1, vendorId: 1, status: 1, createdAt: -1, _id:
 // The payout sweeper's cross-shop query (SystemPayoutBatchesRepository).
 PayoutBatchSchema.index({ status: 1, updatedAt: 1 });
 // The payout sweeper's cross-shop query for completed batches whose transfer is not created yet.
-PayoutBatchSchema.index({ transferDue: 1, updatedAt: 1 });
+PayoutBatchSchema.index({ transferDue: 1, completedAt: 1 });
 // The documents sweeper's cross-shop query for completed batches whose documents are not issued yet.
 PayoutBatchSchema.index({ documentsDue: 1, updatedAt: 1 });
 // The events sweeper's cross-shop scan for settled batches whose events a crash left unrecorded.

@@ -40,12 +40,14 @@ export class SystemPayoutBatchesRepository {
 
   /**
    * Completed batches whose transfer was not created (the process died between completing the
-   * batch and handing it to the transfers service), not written since `before`.
+   * batch and handing it to the transfers service), completed before `before`. By `completedAt`,
+   * set in the same write as `transferDue`, not `updatedAt`: the documents job's write after
+   * completion would otherwise make a crashed hand-over wait another lease.
    */
   transferDue(before: Date, limit: number): Promise<PayoutBatch[]> {
     return this.model
-      .find({ transferDue: true, updatedAt: { $lt: before } })
-      .sort({ updatedAt: 1 })
+      .find({ transferDue: true, completedAt: { $lt: before } })
+      .sort({ completedAt: 1 })
       .limit(limit)
       .setOptions(systemQuery('payout sweeper: completed batches without their transfer'))
       .lean<PayoutBatch[]>()
