@@ -27,8 +27,10 @@ export class SellerTaxV1Controller {
       'identity value). A sale row counts in the ' +
       'quarter of its order’s creation, a refund row in the quarter of the refund; a sale row counts once ' +
       'its order is paid, partially refunded or refunded (or a batch paid it). Payout adjustments are not ' +
-      'counted. Every figure is summed from the rows in integer cents. Only vendors with a counted row in ' +
-      'the year are listed, by name.',
+      'counted. Every figure is summed from the rows in integer cents, kept per vendor and quarter and ' +
+      'recomputed whenever a row of the quarter changes: a row written by another process shows within ' +
+      'about a second, as the vendor balance does. Only vendors with a counted row in the year are ' +
+      'listed, by name.',
   })
   @ApiJsonOrCsvOk({ json: SellerTaxReportDto, ...SELLER_TAX_CSV_DOC })
   @ApiV1Errors(422)
