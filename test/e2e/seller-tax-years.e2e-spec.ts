@@ -9,6 +9,7 @@ import { SellerTaxYear } from '../../src/reports/seller-tax-year.schema';
 import { SellerTaxReconcile } from '../../src/reports/seller-tax-reconcile.service';
 import { SellerTaxMaintenanceProcessor } from '../../src/reports/seller-tax.processor';
 import { startApp, TestApp } from '../support/app';
+import { measured } from '../support/db-cost';
 import { c, refundScenario } from '../support/refund-scenario';
 
 // The seller tax report's stored quarters (ADR 0057): the report reads one document per vendor and
@@ -90,6 +91,20 @@ describe("the seller tax report's stored quarters (e2e)", () => {
     const proof = await y.proof();
     expect(proof).toMatchObject({ ok: true, years: [YEAR], differences: [] });
     expect(proof.compared).toBe(8);
+  });
+
+  it('costs a fixed number of commands when nothing is marked, and a bounded few more when quarters are', async () => {
+    const y = await year('tax-q-cost');
+    const path = `/v1/reports/seller-tax?year=${YEAR}`;
+    const marked = await measured(t, 'GET', path, undefined, { token: y.s.shop.token });
+    expect(marked.res.status).toBe(200);
+    const clean = await measured(t, 'GET', path, undefined, { token: y.s.shop.token });
+    expect(clean.res.status).toBe(200);
+    // the marks, the stored years, the vendors' names, their tax profiles, the export's audit record
+    expect(clean.commands).toBeLessThanOrEqual(5);
+    // + per marked quarter its two sums (sale and refund rows), then one write and one clear
+    expect(marked.commands).toBeLessThanOrEqual(5 + 2 * 2 + 2);
+    expect(clean.res.body).toEqual(marked.res.body);
   });
 
   it('a row written after a read marks its quarter: the next read has it', async () => {
