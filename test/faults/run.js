@@ -388,13 +388,24 @@ async function payoutScenario(stack) {
   );
 }
 
-/** (d) the worker killed mid-ingestion: nothing stuck active/received after the sweeper's grace period. */
+/**
+ * (d) the worker killed mid-ingestion: nothing stuck active/received after the sweeper's grace period,
+ * and payouts:reconcile proves the vendor's balance and its seller tax quarters against the rows (the
+ * tally and the quarter marks it leaves were cut by the kill too).
+ */
 async function workerScenario(stack) {
   const name = `worker${randomBytes(2).toString('hex')}`;
   const grace = 10;
   const env = { INBOX_REDRIVE_AFTER_SECONDS: String(grace) };
   const { base } = await stack.api(name, { ...env, QUEUE_PROCESSORS: 'false' });
   const s = await shop(stack, name, base);
+  const vendor = await json(
+    'POST',
+    `${base}/v1/vendors`,
+    { vendorName: 'Fault Vendor', commissionType: 'percentage', commissionAmount: 10 },
+    { 'x-access-token': s.token },
+  );
+  if (vendor.status !== 200) throw new Error(`vendor: ${vendor.status}`);
   let worker = await stack.worker(name, env);
   const orders = Array.from({ length: 150 }, () => order(3));
   const deadline = Date.now() + 120_000;
@@ -448,6 +459,12 @@ async function workerScenario(stack) {
   const figures = await ledger(conn, s.shopId, orders);
   await redis.quit();
   await conn.close();
+  let proof = null;
+  try {
+    proof = stack.cli(name, 'payouts:reconcile', '--domain', s.shopDomain);
+  } catch (err) {
+    log(String(err));
+  }
   report(
     '(d) worker kill -9 mid-ingestion',
     {
@@ -459,12 +476,16 @@ async function workerScenario(stack) {
       graceS: grace,
       deliveries: figures.deliveries,
       attempts: figures.attempts,
+      reconciled: proof?.ok === true,
+      sellerTaxQuartersCompared: proof?.sellerTax?.compared ?? null,
     },
     figures.lost === 0 &&
       figures.duplicated === 0 &&
       drainMs !== null &&
       left.received === 0 &&
-      left.active === 0,
+      left.active === 0 &&
+      proof?.ok === true &&
+      proof.sellerTax.compared > 0,
   );
 }
 
