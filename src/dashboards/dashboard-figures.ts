@@ -37,8 +37,6 @@ export interface PeriodRows {
   refunds: RefundGroup[];
   /** Orders (among the refunds') that are cancelled. */
   cancelledOrders: Set<number>;
-  /** Sale rows of orders not cancelled, per fulfillment status. */
-  lines: Map<string, number>;
 }
 
 /**
@@ -53,8 +51,8 @@ export function periodFigures(rows: PeriodRows): PeriodFigures {
   const sales = sum(sold.map((g) => g.salesAfterDiscount));
   const refunded = sum(refunds.map((r) => r.salesAfterDiscount)).negated();
   const orders = sold.reduce((n, g) => n + g.orders, 0);
-  const lines = [...rows.lines.values()].reduce((n, c) => n + c, 0);
-  const fulfilled = rows.lines.get('fulfilled') ?? 0;
+  const lines = sold.reduce((n, g) => n + g.lines, 0);
+  const fulfilled = sold.reduce((n, g) => n + g.fulfilled, 0);
   return {
     netSales: round2(sales.minus(refunded)),
     totalOrders: orders,

@@ -98,18 +98,19 @@ export class DashboardsService {
     };
   }
 
-  /** One period's figures: three grouped reads side by side, then the cancelled orders among the refunded. */
+  /**
+   * One period's figures: the sale groups (one read per cancellation value, totals and per vendor
+   * alike) and the refund groups side by side, then the cancelled orders among the refunded.
+   */
   private async figures(scope: ShopScope, range: DateRange, byVendor: boolean): Promise<PeriodFigures> {
-    const [totals, perVendor, refunds, lines] = await Promise.all([
-      this.sales.saleGroups(scope, range, false),
-      byVendor ? this.sales.saleGroups(scope, range, true) : [],
+    const [sales, refunds] = await Promise.all([
+      this.sales.saleGroups(scope, range, byVendor),
       this.sales.refundGroups(scope, range),
-      this.sales.linesByFulfillment(scope, range),
     ]);
     const cancelledOrders = await this.sales.cancelledOrders(scope, [
       ...new Set(refunds.map((r) => r.orderId)),
     ]);
-    return periodFigures({ totals, byVendor: perVendor, refunds, cancelledOrders, lines });
+    return periodFigures({ totals: sales.totals, byVendor: sales.byVendor, refunds, cancelledOrders });
   }
 }
 

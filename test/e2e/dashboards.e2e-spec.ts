@@ -108,7 +108,8 @@ describe('dashboards: GET /dashboard (vendor), GET /v2/dashboard (shop) (e2e)', 
     otherToken = await vendorToken(t, other, otherAcme._id);
 
     // March 2026 (custom dates): lines on the first and last instants, just outside both ends, a
-    // shared order, a partly refunded line, a cancelled and fully refunded order, one fulfilled line.
+    // shared order, a partly refunded line, a cancelled (fulfilled) and fully refunded order, one
+    // fulfilled line of an order not cancelled.
     const a1 = await order(at('2026-03-01T00:00:00.000Z'), [
       { vendor: 'Acme', price: '12.35', quantity: 2 },
       { vendor: 'Globex', price: '40.00', quantity: 1 },
@@ -130,6 +131,16 @@ describe('dashboards: GET /dashboard (vendor), GET /v2/dashboard (shop) (e2e)', 
         cancelled: true,
       },
     );
+    // the cancelled order's line was fulfilled first: in neither side of the fulfilment rate
+    await deliver(
+      t,
+      shop,
+      'fulfillments/create',
+      shopifyFulfillment({ orderId: a5.orderId, lineItemIds: [a5.lineItemIds[0]] }),
+    );
+    rows.find((r) => r.orderId === a5.orderId)!.fulfilled = true;
+    const a5Detail = await t.api.get(`/orders/${a5.orderId}`, { token: vendors.get('Acme')!.token! });
+    expect(a5Detail.body.data.lineItems.map((l: any) => l.fulfillmentStatus)).toEqual(['fulfilled']);
     await refund(a5, 0, 1, 1, at('2026-03-11T10:00:00.000Z'));
     const a6 = await order(at('2026-03-05T10:00:00.000Z'), [{ vendor: 'Acme', price: '7.77', quantity: 3 }]);
     await refund(a6, 0, 1, 3, at('2026-03-20T10:00:00.000Z'));
