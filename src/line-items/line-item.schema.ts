@@ -255,7 +255,7 @@ LineItemSchema.index({
 });
 LineItemSchema.index({ shopId: 1, vendorId: 1, batchId: 1, inPayouts: 1 });
 // The dashboards (sales-figures.repository.ts): a vendor's or the shop's sale or refund rows in an
-// order-date range, grouped (no sort); cancelled sent as `$in` over both values when not narrowed.
+// order-date range, grouped (no sort); one equality read per `cancelled` value, sent together.
 LineItemSchema.index({ shopId: 1, vendorId: 1, type: 1, cancelled: 1, orderCreatedAt: 1 });
 LineItemSchema.index({ shopId: 1, type: 1, cancelled: 1, orderCreatedAt: 1 });
 // The tally: a vendor's changed rows (few: in flight) by vendor and by the vendor they were counted
