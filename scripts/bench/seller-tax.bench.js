@@ -245,7 +245,7 @@ async function sellerTax() {
     return { rows, verdicts };
   } finally {
     if (!process.env.BENCH_KEEP)
-      for (const name of ['line_items', 'vendors', 'vendor_balances', 'seller_tax_quarters'])
+      for (const name of ['line_items', 'vendors', 'vendor_balances', 'seller_tax_years'])
         await db.collection(name).deleteMany({ shopId });
     await client.close();
   }

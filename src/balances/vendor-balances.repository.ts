@@ -222,6 +222,20 @@ export class VendorBalancesRepository extends TenantRepository<VendorBalance> {
     return res.matchedCount === 1;
   }
 
+  /**
+   * Marks one quarter of these vendors for a refresh, as a tally step would (the backfill of
+   * `reports:seller-tax-rebuild`): a vendor whose rows were counted has its balance document.
+   */
+  async markTaxQuarter(scope: ShopScope, vendorIds: Types.ObjectId[], quarter: string): Promise<void> {
+    if (vendorIds.length === 0) return;
+    await this.model
+      .updateMany(this.scoped(scope, { vendorId: { $in: vendorIds } }), {
+        $inc: { [`taxDirt.${quarter}`]: 1 },
+        $set: { taxDirty: true },
+      })
+      .exec();
+  }
+
   /** The shop's vendors with seller tax summaries to refresh, and each one's marks (quarter → count). */
   async taxDirt(
     scope: ShopScope,

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { ShopScope } from '../common/tenancy';
 import { SellerTaxRowsRepository } from '../line-items/seller-tax-rows.repository';
 import { NO_CENTS, type QuarterCents, quarterRanges } from './seller-tax-figures';
-import { SellerTaxYearsRepository } from './seller-tax-years.repository';
 import { quartersOf, SellerTaxSummaries } from './seller-tax-summaries.service';
 
 /** A stored quarter that is not what the rows add up to. */
@@ -35,18 +34,11 @@ const KEYS = ['sales', 'refunds', 'commissions', 'fees', 'taxes', 'numberOfOrder
 export class SellerTaxReconcile {
   constructor(
     private readonly rows: SellerTaxRowsRepository,
-    private readonly years: SellerTaxYearsRepository,
     private readonly summaries: SellerTaxSummaries,
   ) {}
 
   async reconcile(scope: ShopScope): Promise<SellerTaxReconciliation> {
-    const [rowSpan, storedSpan] = await Promise.all([this.rows.dateSpan(scope), this.years.yearSpan(scope)]);
-    const bounds = [
-      ...(rowSpan ? [rowSpan.first.getUTCFullYear(), rowSpan.last.getUTCFullYear()] : []),
-      ...(storedSpan ? [storedSpan.first, storedSpan.last] : []),
-    ];
-    const years: number[] = [];
-    if (bounds.length > 0) for (let y = Math.min(...bounds); y <= Math.max(...bounds); y++) years.push(y);
+    const years = await this.summaries.yearsOf(scope);
     const differences: SellerTaxDifference[] = [];
     let compared = 0;
     for (const year of years) {

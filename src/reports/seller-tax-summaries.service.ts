@@ -60,6 +60,44 @@ export class SellerTaxSummaries {
     return byVendor;
   }
 
+  /** Every year the shop has a payable row or a stored year in, ascending. */
+  async yearsOf(scope: ShopScope): Promise<number[]> {
+    const [rowSpan, storedSpan] = await Promise.all([this.rows.dateSpan(scope), this.years.yearSpan(scope)]);
+    const bounds = [
+      ...(rowSpan ? [rowSpan.first.getUTCFullYear(), rowSpan.last.getUTCFullYear()] : []),
+      ...(storedSpan ? [storedSpan.first, storedSpan.last] : []),
+    ];
+    const out: number[] = [];
+    if (bounds.length > 0) for (let y = Math.min(...bounds); y <= Math.max(...bounds); y++) out.push(y);
+    return out;
+  }
+
+  /**
+   * Recomputes every quarter of the shop, through the marks (`reports:seller-tax-rebuild`: the
+   * backfill after an upgrade, whose rows were counted before the tally marked quarters): each
+   * vendor with payable rows in a quarter, or a stored figure for it, gets a mark as a tally step
+   * would give it, then each year is refreshed — so a tally step running meanwhile keeps its own
+   * protocol. Returns the years and how many vendor-years were rewritten.
+   */
+  async rebuild(scope: ShopScope): Promise<{ years: number[]; refreshed: number }> {
+    const years = await this.yearsOf(scope);
+    let refreshed = 0;
+    for (const year of years) {
+      const stored = await this.years.year(scope, year);
+      for (const range of quarterRanges(year)) {
+        const sums = await this.rows.sumsIn(scope, range.from, range.to);
+        const vendors = new Map(
+          [...sums.sales, ...sums.refunds].map((g) => [String(g.vendorId), g.vendorId]),
+        );
+        for (const y of stored)
+          if (y.quarters[`${range.quarter}` as '1']) vendors.set(String(y.vendorId), y.vendorId);
+        await this.balances.markTaxQuarter(scope, [...vendors.values()], `${year}Q${range.quarter}`);
+      }
+      refreshed += await this.refresh(scope, year);
+    }
+    return { years, refreshed };
+  }
+
   /** Recomputes the shop's marked quarters of `year` from the rows; how many vendors it rewrote. */
   async refresh(scope: ShopScope, year: number): Promise<number> {
     const marked: VendorMarks[] = [];

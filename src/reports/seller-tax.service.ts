@@ -13,7 +13,7 @@ import { toSellerTaxVendor } from './seller-tax.mapper';
 /**
  * The seller tax report (DESIGN §14, DAC7): per vendor and calendar quarter, what the operator paid
  * or credited it, for how many orders, and what it withheld, with the vendor's identity. Reads: the
- * year's per-(vendor, quarter) figures kept in `seller_tax_quarters` (refreshed from the rows first
+ * year's per-(vendor, quarter) figures kept in `seller_tax_years` (refreshed from the rows first
  * where the tally marked them: seller-tax-summaries.service.ts), the vendors' names, and the
  * identities (one call).
  */

@@ -8,6 +8,7 @@ import { VendorTally } from '../../src/line-items/vendor-tally.service';
 import { SellerTaxYear } from '../../src/reports/seller-tax-year.schema';
 import { SellerTaxReconcile } from '../../src/reports/seller-tax-reconcile.service';
 import { SellerTaxMaintenanceProcessor } from '../../src/reports/seller-tax.processor';
+import { SellerTaxSummaries } from '../../src/reports/seller-tax-summaries.service';
 import { startApp, TestApp } from '../support/app';
 import { measured } from '../support/db-cost';
 import { c, refundScenario } from '../support/refund-scenario';
@@ -207,5 +208,29 @@ describe("the seller tax report's stored quarters (e2e)", () => {
     ]);
     expect(proof.differences[0].stored!.numberOfOrders).toBe(2);
     expect(proof.differences[0].rows!.numberOfOrders).toBe(1);
+  });
+
+  it('an upgrade: rows counted before the tally marked quarters have none stored — reconcile names them, the rebuild recomputes them', async () => {
+    const y = await year('tax-q-upgrade');
+    await y.report();
+    const shopId = new Types.ObjectId(y.s.shop.shopId);
+    // as the release before left the shop: its rows counted, no stored year, no marks
+    await years.deleteMany({ shopId });
+    await balances.updateMany({ shopId }, { $unset: { taxDirt: '', taxDirty: '' } });
+    const before = await y.proof();
+    expect(before.ok).toBe(false);
+    expect(before.differences.map((d) => `${d.quarter}:${d.stored === null}`).sort()).toEqual([
+      '1:true',
+      '3:true',
+      '3:true',
+    ]);
+    const rebuilt = await t.app.get(SellerTaxSummaries).rebuild(y.scope);
+    expect(rebuilt).toEqual({ years: [YEAR], refreshed: 2 });
+    expect((await y.proof()).ok).toBe(true);
+    expect(y.figures(await y.report(), 0, 1)).toEqual([c('100.00') + c('59.97') + c('7.05'), 2]);
+    // run twice: the same figures, nothing left marked
+    await t.app.get(SellerTaxSummaries).rebuild(y.scope);
+    expect((await y.proof()).ok).toBe(true);
+    expect(await balances.countDocuments({ shopId, taxDirty: true })).toBe(0);
   });
 });
