@@ -137,20 +137,35 @@ class Stack {
     return child;
   }
 
-  /** The API (processors in-process unless env says otherwise) on a free port. */
+  /**
+   * The API (processors in-process unless env says otherwise) on a free port. A free port can be
+   * taken before the API binds it (another process's outbound connection picks ports from the same
+   * ephemeral range): on EADDRINUSE a new port is chosen, or, for a restart on the port the scenario
+   * keeps (`extra.PORT`), the same port is tried again a little later.
+   */
   async api(name, extra = {}) {
-    const port = extra.PORT ?? String(await freePort());
-    const base = `http://127.0.0.1:${port}`;
-    const child = await this.start(
-      `api-${name}`,
-      'main.js',
-      this.appEnv(name, { ...extra, PORT: port }),
-      async () => {
-        const res = await fetch(`${base}/health`, { signal: AbortSignal.timeout(1000) });
-        return res.ok;
-      },
-    );
-    return { child, base, port };
+    for (let attempt = 1; ; attempt++) {
+      const port = extra.PORT ?? String(await freePort());
+      const base = `http://127.0.0.1:${port}`;
+      try {
+        const child = await this.start(
+          `api-${name}`,
+          'main.js',
+          this.appEnv(name, { ...extra, PORT: port }),
+          async () => {
+            const res = await fetch(`${base}/health`, { signal: AbortSignal.timeout(1000) });
+            return res.ok;
+          },
+        );
+        return { child, base, port };
+      } catch (err) {
+        if (attempt >= 5 || !/EADDRINUSE/.test(String(err))) throw err;
+        log(
+          `api-${name}: port ${port} in use (attempt ${attempt}); trying ${extra.PORT ? 'it again' : 'another'}`,
+        );
+        await sleep(extra.PORT ? 2000 : 200);
+      }
+    }
   }
 
   async worker(name, extra = {}) {
