@@ -132,4 +132,24 @@ async function timeSequential(n, fn) {
   };
 }
 
-module.exports = { BASE, PORT, startServer, rssMb, cli, json, benchShop, load, timeSequential };
+/**
+ * Runs a bench helper script (`scripts/bench/<script>`, in-process on dist/) as a child: the job as
+ * JSON on its stdin, its one JSON line on stdout as the answer. No queue processors, errors only.
+ */
+function runChild(script, job) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('node', [require('node:path').join(__dirname, script)], {
+      env: { ...process.env, QUEUE_PROCESSORS: 'false', LOG_LEVEL: 'error' },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`${script} exited ${code}`)),
+    );
+    child.stdin.end(JSON.stringify(job));
+  });
+}
+
+module.exports = { BASE, PORT, startServer, rssMb, cli, json, benchShop, load, timeSequential, runChild };

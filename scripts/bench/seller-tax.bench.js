@@ -12,10 +12,8 @@
 // (default 1,000) changed and were counted (it recomputes only their quarters). Every answer is
 // checked against the seeded rows summed here in integer cents.
 //   npm run bench -- seller-tax        (BENCH_TAX_ROWS=20000 BENCH_TAX_VENDORS=200 for a smaller run)
-const { spawn } = require('node:child_process');
-const { join } = require('node:path');
 const { MongoClient, ObjectId } = require('mongodb');
-const { BASE, benchShop } = require('./harness');
+const { BASE, benchShop, runChild } = require('./harness');
 const { lineItem, seedVendors, insertChunked } = require('./payouts.bench');
 
 const ROWS = Number(process.env.BENCH_TAX_ROWS || 100_000);
@@ -87,21 +85,8 @@ function expected(rows, acc) {
 }
 
 /** Counts the seeded rows through the tally (settle-tally.js, in-process on dist/): {vendors, ms}. */
-function settleTally(shopId, vendorIds) {
-  return new Promise((resolve, reject) => {
-    const child = spawn('node', [join(__dirname, 'settle-tally.js')], {
-      env: { ...process.env, QUEUE_PROCESSORS: 'false', LOG_LEVEL: 'error' },
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`settle-tally exited ${code}`)),
-    );
-    child.stdin.end(JSON.stringify({ shopId: String(shopId), vendorIds: vendorIds.map(String) }));
-  });
-}
+const settleTally = (shopId, vendorIds) =>
+  runChild('settle-tally.js', { shopId: String(shopId), vendorIds: vendorIds.map(String) });
 
 /** The report's vendors that differ from the oracle (integer cents and order counts). */
 function wrongVendors(report, oracle) {

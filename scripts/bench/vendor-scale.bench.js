@@ -11,7 +11,6 @@
 // each vendor read costs (a capturing second server, as the scale group does for the lists).
 // Not done here (the scale group's own targets): ingestion throughput, the by-SKU recalculation,
 // the 100-item updates.
-const { spawn } = require('node:child_process');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -28,21 +27,7 @@ const ORDERS = Number(process.env.BENCH_SCALE_ORDERS || 20000);
 const progress = (msg) => process.stderr.write(`[vendor-scale] ${new Date().toISOString()} ${msg}\n`);
 
 /** Runs seed-orders.js on the job; resolves with its JSON answer. */
-function seedOrders(job) {
-  return new Promise((resolve, reject) => {
-    const child = spawn('node', [join(__dirname, 'seed-orders.js')], {
-      env: { ...process.env, QUEUE_PROCESSORS: 'false', LOG_LEVEL: 'error' },
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`seed-orders exited ${code}`)),
-    );
-    child.stdin.end(JSON.stringify(job));
-  });
-}
+const seedOrders = (job) => harness.runChild('seed-orders.js', job);
 
 /** The vendor reads of vendor-surface.js, each once on a capturing server: database commands per request. */
 async function roundTrips(probe, orderId) {

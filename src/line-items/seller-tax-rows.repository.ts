@@ -4,6 +4,7 @@ import { Model, Types } from 'mongoose';
 import type { ShopScope } from '../common/tenancy';
 import { TenantRepository } from '../database/tenant-repository';
 import { LineItem } from './line-item.schema';
+import { SELLER_TAX_FIGURES } from './seller-tax-fields';
 
 /**
  * The stored figures a seller tax report adds up (DESIGN §14), as the store summed them over one
@@ -30,14 +31,7 @@ export interface SellerTaxRefundGroup extends SellerTaxFigureSums {
   vendorId: Types.ObjectId;
 }
 
-const FIGURES = [
-  'salesAfterDiscount',
-  'commission',
-  'taxOnCommissions',
-  'tcs',
-  'totalGlobalDeductions',
-  'deduction',
-] as const;
+const FIGURES = SELLER_TAX_FIGURES;
 
 const sumOf = (path: (f: string) => string) =>
   Object.fromEntries(FIGURES.map((f) => [f, { $sum: path(f) }])) as Record<string, { $sum: string }>;

@@ -2,6 +2,7 @@ import { Types } from 'mongoose';
 import type { RowTally, TallyPendingRow } from '../balances/vendor-balance.schema';
 import { quarterKey } from '../common/dates/quarter';
 import { toCents } from '../common/money';
+import { SELLER_TAX_FIGURES } from './seller-tax-fields';
 
 /**
  * The fields of a line item its contribution to the vendor's sums depends on, and those the seller
@@ -18,12 +19,7 @@ export const TALLY_FIELDS = [
   'type',
   'orderId',
   'orderCreatedAt',
-  'salesAfterDiscount',
-  'commission',
-  'taxOnCommissions',
-  'tcs',
-  'totalGlobalDeductions',
-  'deduction',
+  ...SELLER_TAX_FIGURES,
 ] as const;
 
 /** Whether a `$set` may change what the row contributes (its write then marks the row for the tally). */

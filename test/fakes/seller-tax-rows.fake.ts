@@ -6,6 +6,7 @@ import type {
   SellerTaxRowsRepository,
   SellerTaxSaleGroup,
 } from '../../src/line-items/seller-tax-rows.repository';
+import { SELLER_TAX_FIGURES } from '../../src/line-items/seller-tax-fields';
 import { inScope } from './fake';
 
 /** The fields of a stored line item the seller tax report reads. */
@@ -18,14 +19,7 @@ export interface TaxRow extends SellerTaxFigureSums {
   orderCreatedAt: Date;
 }
 
-const FIGURES = [
-  'salesAfterDiscount',
-  'commission',
-  'taxOnCommissions',
-  'tcs',
-  'totalGlobalDeductions',
-  'deduction',
-] as const;
+const FIGURES = SELLER_TAX_FIGURES;
 
 function sums(rows: TaxRow[]): SellerTaxFigureSums {
   // as the store adds them: doubles, in row order
