@@ -75,7 +75,8 @@ export class LineItemTallyRepository extends TenantRepository<LineItem> {
    * since it was read gets `tallyOf` of itself — written by one pipeline `updateMany` per mark value
    * (TALLY_EXPRESSION: this store pays ~2 ms per single-row statement); a row that changed
    * meanwhile, or one left for another vendor, gets the counted value itself. Idempotent: a run
-   * that resumes a dead one's pending list writes the same values.
+   * that resumes a dead one's pending list writes the same values. Bookkeeping, not a change of the
+   * line item: no timestamp (`updatedAt` stays what the row's last real change set).
    * MongoDB: runs the same pipeline update per `_id`; fewer statements save it work too, same values.
    */
   async writeTallies(scope: ShopScope, rows: TallyPendingRow[]): Promise<void> {
@@ -90,12 +91,14 @@ export class LineItemTallyRepository extends TenantRepository<LineItem> {
       updateMany: {
         filter: this.scoped(scope, { _id: { $in: g.ids }, tallyDirt: g.dirt }),
         update: [{ $set: { tally: TALLY_EXPRESSION, tallyDirt: 0 } }],
+        timestamps: false,
       },
     }));
     const explicit = (r: TallyPendingRow, filter: Record<string, unknown>) => ({
       updateOne: {
         filter: this.scoped(scope, { _id: r._id, ...filter }),
         update: { $set: { tally: r.tally } },
+        timestamps: false,
       },
     });
     const kept = rows.filter((r) => r.keep).map((r) => explicit(r, {}));

@@ -46,7 +46,11 @@ export class SystemLineItemsRepository {
       .exec();
     if (rows.length === 0) return 0;
     await this.model
-      .updateMany({ _id: { $in: rows.map((r) => r._id) }, tallyDirt: null }, { $set: { tallyDirt: 1 } })
+      .updateMany(
+        { _id: { $in: rows.map((r) => r._id) }, tallyDirt: null },
+        { $set: { tallyDirt: 1 } },
+        { timestamps: false }, // bookkeeping, not a change of the line item: updatedAt stays
+      )
       .setOptions(systemQuery('tally sweeper: rows stored before the tally'))
       .exec();
     return rows.length;
@@ -69,6 +73,7 @@ export class SystemLineItemsRepository {
             tallyDirt: r.tallyDirt ?? null,
           },
           update: { $set: { tallyDirt: 0 } },
+          timestamps: false,
         },
       })),
       { ordered: false },

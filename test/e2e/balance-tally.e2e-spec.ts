@@ -125,6 +125,30 @@ describe('the maintained vendor balance (e2e)', () => {
     await s.reconcile();
   });
 
+  it("counting is bookkeeping: a row's updatedAt stays what its last real change set (the tally's write-back and the sweeper's marks)", async () => {
+    const s = await seeded('tally-updated-at');
+    const shopId = new Types.ObjectId(s.shop.shopId);
+    const vendorId = new Types.ObjectId(s.vendors[0]._id);
+    const stamps = async () =>
+      Object.fromEntries(
+        (await lines.find({ shopId, vendorId }, { updatedAt: 1, tallyDirt: 1 }).lean().exec()).map(
+          (r: any) => [String(r._id), { updatedAt: r.updatedAt.toISOString(), tallyDirt: r.tallyDirt }],
+        ),
+      );
+    const before = await stamps();
+    expect(Object.values(before).every((r: any) => r.tallyDirt === 0)).toBe(true);
+    // Marks set underneath the model (no timestamp), as an uncounted change and an older release leave them.
+    const [first, second] = s.stored.map((r: any) => r._id);
+    await lines.collection.updateOne({ _id: first }, { $inc: { tallyDirt: 1 } });
+    await lines.collection.updateOne({ _id: second }, { $unset: { tallyDirt: '' } });
+    await new Promise((r) => setTimeout(r, 20)); // a timestamp written now would differ
+    await t.app.get(PayoutMaintenanceProcessor).sweepNow(); // marks the unmarked row, counts both
+    await settled(shopScope(s.shop.shopId), [vendorId]);
+    expect(await stamps()).toEqual(before); // counted (tallyDirt 0 again), updatedAt unmoved
+    expect(await s.balance()).toMatchObject({ due: amount(perVendor) });
+    await s.reconcile();
+  });
+
   it('a tally run that died after counting, before writing back: the next run finishes it without counting twice', async () => {
     const s = await seeded('tally-dead-run');
     const row = s.stored.find((r: any) => r.price === 50)!;

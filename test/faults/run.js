@@ -36,13 +36,15 @@ const LIMIT_MS = {
   schedule: 240_000,
 };
 const results = [];
+/** The scenario running now: a scenario may report more than once (documents: h1 and h2). */
+let currentScenario = null;
 
 function report(name, figures, ok) {
   const line = Object.entries(figures)
     .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : v}`)
     .join(' ');
   console.log(`[faults] ${ok ? 'PASS' : 'FAIL'} ${name}: ${line}`);
-  results.push({ name, ok, figures });
+  results.push({ name, scenario: currentScenario, ok, figures });
 }
 
 /** (a) 200 signed orders while Redis is killed with kill -9 and restarted mid-drain. */
@@ -526,6 +528,7 @@ async function main() {
     for (const n of wanted) {
       const started = Date.now();
       log(`scenario ${n}`);
+      currentScenario = n;
       let timer;
       try {
         await Promise.race([
@@ -554,7 +557,17 @@ async function main() {
   failed ||= results.some((r) => !r.ok) || results.length < wanted.length;
   if (failed) stack.logs();
   await stack.down();
-  console.log(`[faults] ${results.filter((r) => r.ok).length}/${wanted.length} scenarios passed`);
+  // The summary comes after the logs, so a failure shows in the tail CI keeps: each failed report
+  // again, then the count of scenarios (a scenario may report more than once) and of reports.
+  for (const r of results.filter((x) => !x.ok))
+    console.log(`[faults] FAIL ${r.name}: ${JSON.stringify(r.figures)}`);
+  const failedNames = new Set(results.filter((r) => !r.ok).map((r) => r.scenario));
+  const ran = new Set(results.map((r) => r.scenario));
+  const passedScenarios = wanted.filter((n) => ran.has(n) && !failedNames.has(n)).length;
+  console.log(
+    `[faults] ${passedScenarios}/${wanted.length} scenarios passed ` +
+      `(${results.filter((r) => r.ok).length}/${results.length} reports)`,
+  );
   if (process.env.FAULTS_REPORT)
     require('node:fs').writeFileSync(process.env.FAULTS_REPORT, JSON.stringify(results, null, 2));
   process.exit(failed ? 1 : 0);
