@@ -27,6 +27,18 @@ services_ready() {
 
 # Each step prints its start time (UTC), so a slow step shows in the log.
 step() { echo "== $(date -u +%T) $*"; }
+# finish_background WHAT VAR LOG: waits for the background run whose pid is in $VAR (cleared, so the
+# cleanup leaves it alone), prints its log, and stops the suite with its exit code if it failed.
+finish_background() {
+  local what=$1 var=$2 log=$3 status=0
+  wait "${!var}" || status=$?
+  printf -v "$var" '%s' ''
+  cat "$log"
+  if [[ $status != 0 ]]; then
+    echo "$what failed (exit $status)"
+    exit "$status"
+  fi
+}
 
 RUN_ID=$(date +%s)_$$
 export MONGODB_BASE=${MONGODB_URI:-mongodb://127.0.0.1:27017/marketplace}
@@ -91,27 +103,13 @@ npx jest --selectProjects e2e --maxWorkers=2 --json --outputFile=.data/reports/e
 step "OpenAPI documents are current"
 node dist/cli/openapi.js check
 step "contract run (Schemathesis; started above: waiting for it, then its log)"
-contract_status=0
-wait "$CONTRACT" || contract_status=$?
-CONTRACT=""
-cat .data/reports/contract.log
-if [[ $contract_status != 0 ]]; then
-  echo "the contract run failed (exit $contract_status)"
-  exit "$contract_status"
-fi
+finish_background "the contract run" CONTRACT .data/reports/contract.log
 step "Swagger UI in Chromium (playwright-core), and every GET with its Swagger UI defaults"
 bash scripts/browser.sh
 step "every query shape has a serving index (ESR)"
 node scripts/check-index-coverage.js "$DB_COMMAND_CAPTURE_DIR" --report .data/reports/index-coverage.json
 step "fault tests (started above; their log)"
-faults_status=0
-wait "$FAULTS" || faults_status=$?
-FAULTS=""
-cat .data/reports/faults.log
-if [[ $faults_status != 0 ]]; then
-  echo "the fault tests failed (exit $faults_status)"
-  exit "$faults_status"
-fi
+finish_background "the fault tests" FAULTS .data/reports/faults.log
 
 node -e '
 const r = ["unit", "e2e"].map((n) => require("./.data/reports/" + n + ".json"));
