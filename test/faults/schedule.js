@@ -186,12 +186,34 @@ async function scheduleScenario(stack, report) {
   // the vendors' maintained balances count row changes behind the writes (the balances sweeper
   // counts what a killed process left uncounted): reconcile is asked until ok, bounded
   let reconciled = false;
+  let lastProof = null;
   const reconcileMs = await until(
     'payouts:reconcile ok',
-    () => (reconciled = stack.cli(name, 'payouts:reconcile', '--domain', s.shopDomain).ok === true),
+    () => {
+      try {
+        lastProof = stack.cli(name, 'payouts:reconcile', '--domain', s.shopDomain);
+      } catch (err) {
+        // exit 1: its JSON (the first line of the message after the command) names the differences
+        const text = String(err.message ?? err);
+        try {
+          lastProof = JSON.parse(text.slice(text.indexOf('{')).split('\n')[0]);
+        } catch {
+          lastProof = text.slice(0, 2000);
+        }
+      }
+      return (reconciled = lastProof?.ok === true);
+    },
     60_000,
     2000,
   ).catch(() => null);
+  if (!reconciled)
+    log(
+      `the last payouts:reconcile: ${JSON.stringify(
+        typeof lastProof === 'object' && lastProof
+          ? { vendors: lastProof.vendors?.filter((v) => !v.ok), sellerTax: lastProof.sellerTax }
+          : lastProof,
+      )}`,
+    );
   const ok =
     completeMs !== null &&
     figures.lost === 0 &&
