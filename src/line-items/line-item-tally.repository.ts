@@ -70,6 +70,27 @@ export class LineItemTallyRepository extends TenantRepository<LineItem> {
   }
 
   /**
+   * Writes back a dead run's pending list (its count landed; its write-back may have landed too):
+   * each row gets what was counted of it, and keeps its mark. The mark cannot tell whether the row
+   * changed since: a landed write-back set it to 0 and the next change to 1 again, the value the dead
+   * run read. A row still marked is read again by the next step, which counts what changed (nothing,
+   * for a row as it was counted) and clears it. One statement per row: only after a crash.
+   */
+  async restoreTallies(scope: ShopScope, rows: TallyPendingRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await chunkedBulkWrite(
+      this.model,
+      rows.map((r) => ({
+        updateOne: {
+          filter: this.scoped(scope, { _id: r._id }),
+          update: { $set: { tally: r.tally } },
+          timestamps: false,
+        },
+      })) as Parameters<Model<LineItem>['bulkWrite']>[0],
+    );
+  }
+
+  /**
    * Writes back what a tally step counted: each row's contribution, and its mark cleared unless the
    * row changed again since it was read (or is left marked for another vendor). A row unchanged
    * since it was read gets `tallyOf` of itself — written by one pipeline `updateMany` per mark value

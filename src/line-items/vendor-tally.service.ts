@@ -225,8 +225,9 @@ export class VendorTally implements OnApplicationShutdown {
     }
     for (let step = 0; step < MAX_STEPS; step++) {
       if (held.tallyPending?.length) {
-        // A run died after counting: write its rows back exactly as counted, then forget them.
-        await this.lineItems.writeTallies(scope, held.tallyPending);
+        // A run died after counting: its rows get what it counted (marks kept: the step below
+        // counts whatever changed since), then the list is forgotten.
+        await this.lineItems.restoreTallies(scope, held.tallyPending);
         await this.balances.dropTallyPending(scope, vendorId, token);
       }
       const asks = held.tallyAsks ?? 0;

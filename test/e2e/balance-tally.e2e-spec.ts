@@ -194,6 +194,40 @@ describe('the maintained vendor balance (e2e)', () => {
     await s.reconcile();
   });
 
+  it('a tally run that died after its write-back, before letting go: a row that changed meanwhile is still counted (its mark went 1 → 0 → 1)', async () => {
+    const s = await seeded('tally-dead-after-write');
+    const shopId = new Types.ObjectId(s.shop.shopId);
+    const vendorId = new Types.ObjectId(s.vendors[0]._id);
+    const row = s.stored.find((r: any) => r.price === 50)!;
+    // The seeding run counted the row at mark 1 and wrote it back (mark 0): what a run that died
+    // right after its write-back leaves is that, plus its pending list and its (lapsed) lease.
+    expect(row).toMatchObject({ tallyDirt: 0, tally: { k: 'due', c: 9000 } });
+    await balances.updateOne(
+      { shopId, vendorId },
+      {
+        $set: {
+          tallyLease: 'a-dead-run',
+          tallyLeaseUntil: new Date(Date.now() - 1000),
+          tallyPending: [{ _id: row._id, tally: row.tally, dirt: 1 }],
+        },
+      },
+    );
+    // Then a batch pays the row: the payment's mark takes it from 0 back to 1, the mark the dead
+    // run had read.
+    await lines.updateOne(
+      { shopId, _id: row._id },
+      { $set: { frozen: true, paid: 90, balance: 0, paidAt: new Date() }, $inc: { tallyDirt: 1 } },
+    );
+    await settled(shopScope(s.shop.shopId), [vendorId]);
+    // the paid row left `due` (the payment is counted), and nothing is left marked or pending
+    expect(await s.balance()).toMatchObject({ due: amount(perVendor - payoutOf('50.00', 2, 10)) });
+    const after = await lines.findOne({ shopId, _id: row._id }).lean().exec();
+    expect(after).toMatchObject({ tallyDirt: 0, tally: { k: null } });
+    const doc = await balances.findOne({ shopId, vendorId }).lean().exec();
+    expect(doc).toMatchObject({ tallyLease: null });
+    expect(doc!.tallyPending).toBeUndefined();
+  });
+
   it('runs racing on one vendor (callers in three processes and the sweeper) count every change once', async () => {
     const s = await seeded('tally-race');
     const vendorId = new Types.ObjectId(s.vendors[0]._id);
